@@ -1,0 +1,277 @@
+/*
+ * alloc.c — dsm_malloc and friends.
+ *
+ * Each process carves from its own slice of the shared heap, so allocation
+ * never needs a message. All bookkeeping is private (the page table and
+ * per-process free lists), never inside shared pages: reading a block header
+ * from a shared page could fault, and a fault inside the allocator would
+ * deadlock against the service thread.
+ *
+ * Small blocks (<= 2 KiB) come from one-page slabs of a power-of-two size
+ * class; large blocks are runs of whole pages (page-aligned, which also keeps
+ * unrelated large arrays off each other's pages). Freed runs go to a
+ * first-fit list; this is O(n) in the number of free runs, which is fine for
+ * the allocation patterns of parallel programs (few, large arrays).
+ *
+ * The allocator belongs to the application thread. A process that frees a
+ * block another process carved sends FREE to the owner; the owner's service
+ * thread only queues it (under dsm__mu) and the owner's application thread
+ * takes the queue on its next allocation.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "region.h"
+#include "runtime.h"
+#include "transport.h"
+
+#define NCLASSES 8            /* 16, 32, ..., 2048 */
+#define CLASS_RUN 0xffff      /* alloc_class of the first page of a large run */
+#define MIN_SHIFT 4
+
+typedef struct freerun { uintptr_t addr; size_t pages; } freerun_t;
+
+static uintptr_t slice_lo, slice_hi, bump;
+static void **free_small[NCLASSES];        /* private stacks of free small blocks */
+static size_t free_small_n[NCLASSES], free_small_cap[NCLASSES];
+static freerun_t *runs;
+static size_t nruns, runs_cap;
+static uintptr_t *remote_frees;            /* FREEs from other processes, under dsm__mu */
+static size_t nremote, remote_cap;
+
+static void *xrealloc(void *p, size_t n)
+{
+  void *q = realloc(p, n);
+  if (!q) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  return q;
+}
+
+static unsigned class_of(size_t size)
+{
+  unsigned c = 0;
+  while (((size_t)1 << (c + MIN_SHIFT)) < size) c++;
+  return c;
+}
+
+static void on_free_msg(const dsm__msg_t *m)
+{
+  if (m->len == sizeof(uint64_t)) {
+    uint64_t a;
+    memcpy(&a, m->data, sizeof a);
+    pthread_mutex_lock(&dsm__mu);
+    if (nremote == remote_cap) {
+      remote_cap = remote_cap ? remote_cap * 2 : 64;
+      remote_frees = xrealloc(remote_frees, remote_cap * sizeof *remote_frees);
+    }
+    remote_frees[nremote++] = (uintptr_t)a;
+    pthread_mutex_unlock(&dsm__mu);
+  }
+  dsm__tp_reply(dsm__reqh(m), NULL, 0);
+}
+
+void dsm__alloc_init(void)
+{
+  const dsm__segment_t *heap = NULL;
+  for (unsigned i = 0; i < dsm__nsegs; i++)
+    if (dsm__segs[i].home < 0) heap = &dsm__segs[i];
+  DSM__ASSERT(heap);
+  slice_lo = heap->base + dsm__slice_size * dsm__rank;
+  slice_hi = slice_lo + dsm__slice_size;
+  bump = slice_lo;
+  dsm__tp_handle(DSM__MSG_FREE, on_free_msg);
+}
+
+static void local_free(uintptr_t a);
+
+static void drain_remote(void)
+{
+  if (!__atomic_load_n(&nremote, __ATOMIC_RELAXED))
+    return;
+  pthread_mutex_lock(&dsm__mu);
+  size_t n = nremote;
+  uintptr_t *list = remote_frees;
+  remote_frees = NULL;
+  nremote = remote_cap = 0;
+  pthread_mutex_unlock(&dsm__mu);
+  for (size_t i = 0; i < n; i++)
+    local_free(list[i]);
+  free(list);
+}
+
+static uintptr_t take_pages(size_t np)
+{
+  for (size_t i = 0; i < nruns; i++) {
+    if (runs[i].pages >= np) {
+      uintptr_t a = runs[i].addr;
+      runs[i].addr += np * DSM__PAGE;
+      runs[i].pages -= np;
+      if (!runs[i].pages)
+        runs[i] = runs[--nruns];
+      return a;
+    }
+  }
+  if (np > (slice_hi - bump) / DSM__PAGE)
+    return 0;
+  uintptr_t a = bump;
+  bump += np * DSM__PAGE;
+  return a;
+}
+
+static void *malloc_impl(size_t size)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_malloc called before dsm_startup");
+  drain_remote();
+  if (size == 0)
+    size = 1;
+  if (size <= ((size_t)1 << (MIN_SHIFT + NCLASSES - 1))) {
+    unsigned c = class_of(size);
+    if (!free_small_n[c]) {
+      uintptr_t pgaddr = take_pages(1);
+      if (!pgaddr) goto full;
+      uint32_t pg = (uint32_t)dsm__page_of((void *)pgaddr);
+      dsm__page(pg)->alloc_class = (uint16_t)(c + 1);
+      size_t bsz = (size_t)1 << (c + MIN_SHIFT), n = DSM__PAGE / bsz;
+      if (free_small_cap[c] < free_small_n[c] + n) {
+        free_small_cap[c] = free_small_n[c] + n;
+        free_small[c] = xrealloc(free_small[c], free_small_cap[c] * sizeof(void *));
+      }
+      for (size_t i = n; i-- > 0;)   /* lowest address handed out first */
+        free_small[c][free_small_n[c]++] = (void *)(pgaddr + i * bsz);
+    }
+    return free_small[c][--free_small_n[c]];
+  }
+  size_t np = (size + DSM__PAGE - 1) / DSM__PAGE;
+  uintptr_t a = take_pages(np);
+  if (!a) goto full;
+  dsm__page_t *p = dsm__page((uint32_t)dsm__page_of((void *)a));
+  p->alloc_class = CLASS_RUN;
+  p->alloc_run = (uint32_t)np;
+  return (void *)a;
+full:
+  dsm__fatal(DSM__EXIT_FATAL,
+             "dsm_malloc(%zu): this process's slice of the shared heap (%zu MiB of %zu MiB "
+             "over %u processes) is exhausted; set DSM_HEAP_MB to reserve more",
+             size, dsm__slice_size >> 20, dsm__heap_size >> 20, dsm__nprocs);
+}
+
+static void local_free(uintptr_t a)
+{
+  long pg = dsm__page_of((void *)a);
+  dsm__page_t *p = pg >= 0 ? dsm__page((uint32_t)pg) : NULL;
+  if (!p || a < slice_lo || a >= slice_hi)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_free(%p): not a block of the shared heap", (void *)a);
+  if (p->alloc_class == CLASS_RUN) {
+    if (a & (DSM__PAGE - 1))
+      dsm__fatal(DSM__EXIT_FATAL, "dsm_free(%p): not the start of a block", (void *)a);
+    if (nruns == runs_cap) {
+      runs_cap = runs_cap ? runs_cap * 2 : 16;
+      runs = xrealloc(runs, runs_cap * sizeof *runs);
+    }
+    runs[nruns].addr = a;
+    runs[nruns].pages = p->alloc_run;
+    nruns++;
+    p->alloc_class = 0;
+    p->alloc_run = 0;
+  } else if (p->alloc_class > 0 && p->alloc_class <= NCLASSES) {
+    unsigned c = p->alloc_class - 1u;
+    if (free_small_n[c] == free_small_cap[c]) {
+      free_small_cap[c] = free_small_cap[c] ? free_small_cap[c] * 2 : 64;
+      free_small[c] = xrealloc(free_small[c], free_small_cap[c] * sizeof(void *));
+    }
+    free_small[c][free_small_n[c]++] = (void *)a;
+  } else {
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_free(%p): not an allocated block", (void *)a);
+  }
+}
+
+static size_t block_size(uintptr_t a)
+{
+  long pg = dsm__page_of((void *)a);
+  if (pg < 0) return 0;
+  dsm__page_t *p = dsm__page((uint32_t)pg);
+  if (p->alloc_class == CLASS_RUN) return (size_t)p->alloc_run * DSM__PAGE;
+  if (p->alloc_class > 0 && p->alloc_class <= NCLASSES)
+    return (size_t)1 << (p->alloc_class - 1 + MIN_SHIFT);
+  return 0;
+}
+
+static void free_impl(void *ptr)
+{
+  if (!ptr)
+    return;
+  uintptr_t a = (uintptr_t)ptr;
+  long pg = dsm__page_of(ptr);
+  int owner = pg >= 0 ? dsm__page_home((uint32_t)pg) : -1;
+  if (pg < 0 || a < DSM__HEAP_BASE || a >= DSM__HEAP_BASE + dsm__heap_size)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_free(%p): not a pointer into the shared heap", ptr);
+  if (owner == (int)dsm__rank) {
+    drain_remote();
+    local_free(a);
+  } else {
+    uint64_t v = a;
+    dsm__tp_send((unsigned)owner, DSM__MSG_FREE, &v, sizeof v);
+  }
+}
+
+/* The allocator takes dsm__mu (the remote-free queue) and the transport's
+ * locks: when called from the master's shared stack it must move to the
+ * private one (runtime.c explains why). */
+struct alloc_call { size_t size; void *ptr; };
+static void malloc_thunk(void *p) { struct alloc_call *c = p; c->ptr = malloc_impl(c->size); }
+static void free_thunk(void *p) { struct alloc_call *c = p; free_impl(c->ptr); }
+
+void *dsm_malloc(size_t size)
+{
+  struct alloc_call c = { size, NULL };
+  dsm__on_private_stack(malloc_thunk, &c);
+  return c.ptr;
+}
+
+void dsm_free(void *ptr)
+{
+  struct alloc_call c = { 0, ptr };
+  dsm__on_private_stack(free_thunk, &c);
+}
+
+void *dsm_calloc(size_t n, size_t size)
+{
+  if (size && n > SIZE_MAX / size)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_calloc(%zu, %zu): size overflows", n, size);
+  void *p = dsm_malloc(n * size);
+  /* Fresh pages of our own slice are already zero; recycled blocks are not. */
+  memset(p, 0, n * size);
+  return p;
+}
+
+void *dsm_realloc(void *ptr, size_t size)
+{
+  if (!ptr)
+    return dsm_malloc(size);
+  if (size == 0) {
+    dsm_free(ptr);
+    return NULL;
+  }
+  size_t old = 0;
+  if (dsm__page_home((uint32_t)dsm__page_of(ptr)) == (int)dsm__rank)
+    old = block_size((uintptr_t)ptr);
+  else
+    old = size;   /* another process's block: its size is private to its owner, so
+                     copy what the caller asks for (the heap is mapped past it) */
+  if (old >= size && old <= 2 * size)
+    return ptr;
+  void *np = dsm_malloc(size);
+  memcpy(np, ptr, old < size ? old : size);
+  dsm_free(ptr);
+  return np;
+}
+
+char *dsm_strdup(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *d = dsm_malloc(n);
+  memcpy(d, s, n);
+  return d;
+}

@@ -1,0 +1,43 @@
+/*
+ * dsm_internal.h — names shared between libdsm's files (dsm__*), never installed.
+ */
+#ifndef DSM_INTERNAL_H
+#define DSM_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "dsm.h"
+#include "stats.h"
+
+/* The job as this process sees it. */
+extern unsigned dsm__rank;
+extern unsigned dsm__nprocs;
+extern int      dsm__started;     /* dsm_startup has run */
+extern int      dsm__verbose;     /* DSM_DEBUG=1 */
+extern int      dsm__peers_known; /* the transport knows every peer address */
+
+/* Exit status of a process stopped because the job failed (another rank died,
+ * a peer went silent, an ABORT arrived). dsmrun reports the rank whose failure
+ * came first, not the ones that stopped because of it. */
+#define DSM__EXIT_FATAL     70    /* this process hit an error */
+#define DSM__EXIT_PEER_LOST 75    /* this process stopped because of another */
+
+/* Print "dsm[rank]: error: ..." to stderr, tell the peers, and _exit(status).
+ * Never returns. Safe to call from the service thread. */
+void dsm__fatal(int status, const char *fmt, ...)
+  __attribute__((noreturn, format(printf, 2, 3)));
+/* Invariant check that is never compiled out. */
+#define DSM__ASSERT(cond) do { if (!(cond)) dsm__fatal(DSM__EXIT_FATAL, \
+    "internal error: %s:%d: assertion failed: %s", __FILE__, __LINE__, #cond); } while (0)
+#define DSM__DEBUG(...) do { if (dsm__verbose) { fprintf(stderr, "dsm[%u]: ", dsm__rank); \
+    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+
+/* Monotonic clock in nanoseconds. */
+uint64_t dsm__now_ns(void);
+
+/* Parse an environment variable as a number, with a default and bounds;
+ * a malformed value is a fatal error naming the variable. */
+long dsm__env_long(const char *name, long dflt, long min, long max);
+
+#endif

@@ -1,0 +1,227 @@
+/*
+ * interval.c — vector time, the interval store, release and acquire.
+ *
+ * The store keeps, for each process q, the records of q's intervals
+ * gc_vt[q]+1 .. known[q], contiguous: every sender ships all records newer
+ * than what the receiver reported knowing, so a gap can never appear.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+
+uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt;
+uint32_t *dsm__dirty;
+size_t dsm__ndirty;
+static size_t dirty_cap;
+
+static dsm__interval_t ***store;    /* store[q][idx - gc_vt[q] - 1] */
+static size_t *store_cap;
+
+static void *xalloc(size_t n)
+{
+  void *p = calloc(1, n ? n : 1);
+  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  return p;
+}
+
+void dsm__lrc_init(void)
+{
+  dsm__vt = xalloc(dsm__nprocs * sizeof(uint32_t));
+  dsm__known = xalloc(dsm__nprocs * sizeof(uint32_t));
+  dsm__gc_vt = xalloc(dsm__nprocs * sizeof(uint32_t));
+  store = xalloc(dsm__nprocs * sizeof *store);
+  store_cap = xalloc(dsm__nprocs * sizeof *store_cap);
+}
+
+static size_t interval_bytes(const dsm__interval_t *iv)
+{
+  return sizeof *iv + (dsm__nprocs + iv->npages) * sizeof(uint32_t);
+}
+
+static void store_put(dsm__interval_t *iv)
+{
+  uint32_t q = iv->proc;
+  size_t slot = iv->idx - dsm__gc_vt[q] - 1;
+  DSM__ASSERT(iv->idx == dsm__known[q] + 1);
+  if (slot >= store_cap[q]) {
+    size_t cap = store_cap[q] ? store_cap[q] * 2 : 64;
+    while (cap <= slot) cap *= 2;
+    store[q] = realloc(store[q], cap * sizeof *store[q]);
+    if (!store[q]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    store_cap[q] = cap;
+  }
+  store[q][slot] = iv;
+  dsm__known[q] = iv->idx;
+  dsm__stats_consistency((int64_t)interval_bytes(iv));
+}
+
+dsm__interval_t *dsm__interval_get(uint32_t proc, uint32_t idx)
+{
+  if (proc >= dsm__nprocs || idx <= dsm__gc_vt[proc] || idx > dsm__known[proc])
+    return NULL;
+  return store[proc][idx - dsm__gc_vt[proc] - 1];
+}
+
+void dsm__release(void)
+{
+  if (!dsm__ndirty)
+    return;
+  uint32_t me = dsm__rank;
+  dsm__interval_t *iv = xalloc(sizeof *iv);
+  iv->proc = me;
+  iv->idx = dsm__vt[me] + 1;
+  iv->npages = (uint32_t)dsm__ndirty;
+  iv->vt = xalloc(dsm__nprocs * sizeof(uint32_t));
+  iv->pages = xalloc(dsm__ndirty * sizeof(uint32_t));
+  memcpy(iv->pages, dsm__dirty, dsm__ndirty * sizeof(uint32_t));
+  dsm__vt[me] = iv->idx;
+  memcpy(iv->vt, dsm__vt, dsm__nprocs * sizeof(uint32_t));
+  for (unsigned q = 0; q < dsm__nprocs; q++)
+    iv->vtsum += iv->vt[q];
+  /* Write-protect what was written so that a write in the next interval is
+   * seen (and the twin's diff made first). */
+  for (size_t i = 0; i < dsm__ndirty; i++) {
+    dsm__page_t *p = dsm__page(dsm__dirty[i]);
+    p->dirty = 0;
+    if (p->prot == DSM__PROT_WRITE)
+      dsm__set_prot(dsm__dirty[i], DSM__PROT_READ);
+  }
+  dsm__ndirty = 0;
+  store_put(iv);
+  DSM__STAT_INC(intervals);
+}
+
+void dsm__acquire(void)
+{
+  for (uint32_t q = 0; q < dsm__nprocs; q++) {
+    if (q == dsm__rank)
+      continue;
+    for (uint32_t i = dsm__vt[q] + 1; i <= dsm__known[q]; i++) {
+      dsm__interval_t *iv = dsm__interval_get(q, i);
+      DSM__ASSERT(iv);
+      for (uint32_t k = 0; k < iv->npages; k++) {
+        uint32_t pg = iv->pages[k];
+        dsm__page_t *p = dsm__page(pg);
+        dsm__notice_t *n = xalloc(sizeof *n);
+        n->iv = iv;
+        n->next = p->notices;
+        p->notices = n;
+        dsm__gc_track(pg, p);
+        dsm__stats_consistency((int64_t)sizeof *n);
+        if (p->prot != DSM__PROT_NONE) {
+          dsm__set_prot(pg, DSM__PROT_NONE);
+          DSM__STAT_INC(invalidations);
+        }
+      }
+    }
+    if (dsm__known[q] > dsm__vt[q])
+      dsm__vt[q] = dsm__known[q];
+  }
+}
+
+/* Wire form of one record: proc, idx, npages, vt[nprocs], pages[npages]. */
+static void encode_one(dsm__buf_t *b, const dsm__interval_t *iv)
+{
+  dsm__buf_u32(b, iv->proc);
+  dsm__buf_u32(b, iv->idx);
+  dsm__buf_u32(b, iv->npages);
+  dsm__buf_put(b, iv->vt, dsm__nprocs * sizeof(uint32_t));
+  dsm__buf_put(b, iv->pages, iv->npages * sizeof(uint32_t));
+}
+
+void dsm__intervals_encode(dsm__buf_t *b, const uint32_t *their)
+{
+  size_t count_at = b->len;
+  uint32_t count = 0;
+  dsm__buf_u32(b, 0);
+  for (uint32_t q = 0; q < dsm__nprocs; q++) {
+    uint32_t from = their[q] > dsm__gc_vt[q] ? their[q] : dsm__gc_vt[q];
+    for (uint32_t i = from + 1; i <= dsm__known[q]; i++) {
+      encode_one(b, dsm__interval_get(q, i));
+      count++;
+    }
+  }
+  memcpy(b->p + count_at, &count, 4);
+}
+
+void dsm__own_intervals_encode(dsm__buf_t *b, uint32_t after)
+{
+  uint32_t me = dsm__rank;
+  if (after < dsm__gc_vt[me]) after = dsm__gc_vt[me];
+  dsm__buf_u32(b, dsm__known[me] - after);
+  for (uint32_t i = after + 1; i <= dsm__known[me]; i++)
+    encode_one(b, dsm__interval_get(me, i));
+}
+
+int dsm__intervals_decode(dsm__rd_t *r)
+{
+  uint32_t count = dsm__rd_u32(r);
+  for (uint32_t k = 0; k < count && !r->bad; k++) {
+    uint32_t proc = dsm__rd_u32(r), idx = dsm__rd_u32(r), npages = dsm__rd_u32(r);
+    const uint32_t *vt = dsm__rd_take(r, dsm__nprocs * sizeof(uint32_t));
+    if (r->bad || proc >= dsm__nprocs || npages > dsm__npages)
+      return -1;
+    const uint32_t *pages = dsm__rd_take(r, (size_t)npages * sizeof(uint32_t));
+    if (r->bad)
+      return -1;
+    if (idx <= dsm__known[proc])
+      continue;                 /* already held */
+    if (idx != dsm__known[proc] + 1)
+      return -1;                /* a gap: the sender broke the protocol */
+    dsm__interval_t *iv = xalloc(sizeof *iv);
+    iv->proc = proc;
+    iv->idx = idx;
+    iv->npages = npages;
+    iv->vt = xalloc(dsm__nprocs * sizeof(uint32_t));
+    iv->pages = xalloc(npages * sizeof(uint32_t));
+    memcpy(iv->vt, vt, dsm__nprocs * sizeof(uint32_t));
+    memcpy(iv->pages, pages, npages * sizeof(uint32_t));
+    for (uint32_t q = 0; q < dsm__nprocs; q++)
+      iv->vtsum += iv->vt[q];
+    for (uint32_t j = 0; j < npages; j++)
+      if (iv->pages[j] >= dsm__npages)
+        return -1;
+    store_put(iv);
+  }
+  return r->bad ? -1 : 0;
+}
+
+void dsm__vt_encode(dsm__buf_t *b, const uint32_t *vt)
+{
+  dsm__buf_put(b, vt, dsm__nprocs * sizeof(uint32_t));
+}
+
+int dsm__vt_decode(dsm__rd_t *r, uint32_t *vt)
+{
+  const void *p = dsm__rd_take(r, dsm__nprocs * sizeof(uint32_t));
+  if (!p) return -1;
+  memcpy(vt, p, dsm__nprocs * sizeof(uint32_t));
+  return 0;
+}
+
+/* Drop every record (garbage collection); vector time carries on. */
+void dsm__intervals_discard(void)
+{
+  for (uint32_t q = 0; q < dsm__nprocs; q++) {
+    for (uint32_t i = dsm__gc_vt[q] + 1; i <= dsm__known[q]; i++) {
+      dsm__interval_t *iv = dsm__interval_get(q, i);
+      dsm__stats_consistency(-(int64_t)interval_bytes(iv));
+      free(iv->vt);
+      free(iv->pages);
+      free(iv);
+    }
+    dsm__gc_vt[q] = dsm__known[q];
+  }
+}
+
+void dsm__dirty_add(uint32_t pg)
+{
+  if (dsm__ndirty == dirty_cap) {
+    dirty_cap = dirty_cap ? dirty_cap * 2 : 256;
+    dsm__dirty = realloc(dsm__dirty, dirty_cap * sizeof *dsm__dirty);
+    if (!dsm__dirty) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  dsm__dirty[dsm__ndirty++] = pg;
+}

@@ -1,0 +1,45 @@
+/*
+ * msg_types.h — the one table of protocol message types.
+ *
+ * Each X(NAME, "description") line becomes DSM__MSG_NAME, the name shown in
+ * the statistics, and the bound the decoder checks incoming types against.
+ * A reply travels with the type of the request it answers.
+ * Append new types at the end of their group; the numbers are only meaningful
+ * inside one job, so reordering is harmless but pointless.
+ */
+#ifndef DSM_MSG_TYPES_H
+#define DSM_MSG_TYPES_H
+
+#define DSM__MSG_TABLE(X)                                              \
+  X(NONE,        "invalid")                                           \
+  /* transport and job control */                                     \
+  X(HELLO,       "bootstrap: rank reports its address to the master") \
+  X(ABORT,       "a process is failing; everyone stops")               \
+  X(PING,        "round-trip probe (dsmbench, liveness)")              \
+  X(EXIT,        "collective shutdown")                                \
+  X(STATS,       "statistics gathered at exit")                        \
+  /* memory */                                                        \
+  X(PAGE,        "fetch a whole page")                                 \
+  X(DIFF,        "fetch diffs of a page")                              \
+  X(FREE,        "free a block carved by another process")             \
+  X(DISTRIBUTE,  "master pushes private bytes to a process")           \
+  /* synchronization */                                               \
+  X(BARRIER,     "barrier arrival; the reply is the departure")        \
+  X(FORK,        "master starts a parallel region")                    \
+  X(JOIN,        "a process ends a parallel region")                   \
+  X(LOCK,        "lock acquire (to the manager, forwarded)")           \
+  X(SEMA,        "semaphore operation at its manager")                 \
+  X(COND,        "condition variable operation at its manager")        \
+  X(GC,          "garbage collection of consistency data")
+
+enum dsm__msg_type {
+#define DSM__MSG_ENUM(name, desc) DSM__MSG_##name,
+  DSM__MSG_TABLE(DSM__MSG_ENUM)
+#undef DSM__MSG_ENUM
+  DSM__MSG_COUNT
+};
+
+/* Name of a message type for statistics and diagnostics ("?" if out of range). */
+const char *dsm__msg_name(unsigned type);
+
+#endif

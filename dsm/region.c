@@ -1,0 +1,193 @@
+/*
+ * region.c — builds the shared address space described in region.h.
+ *
+ * Everything here runs once at startup, before any peer can send a request,
+ * except the page-table accessors, which callers use under dsm__mu.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dsm_internal.h"
+#include "region.h"
+
+/* The linker script dsm_shared.ld defines these around the two sections. */
+extern char __dsm_shared_data_start[] __attribute__((weak));
+extern char __dsm_shared_data_end[] __attribute__((weak));
+extern char __dsm_shared_bss_start[] __attribute__((weak));
+extern char __dsm_shared_bss_end[] __attribute__((weak));
+
+pthread_mutex_t dsm__mu = PTHREAD_MUTEX_INITIALIZER;
+dsm__segment_t dsm__segs[4];
+unsigned dsm__nsegs;
+uint8_t *dsm__sysview;
+uint32_t dsm__npages;
+size_t dsm__heap_size, dsm__slice_size;
+uintptr_t dsm__stack_base;
+size_t dsm__stack_size;
+int dsm__protect;
+
+static dsm__page_t *pages;
+static int memfd = -1;
+
+static size_t round_up(size_t n) { return (n + DSM__PAGE - 1) & ~(size_t)(DSM__PAGE - 1); }
+
+static void add_segment(const char *name, uintptr_t base, size_t size, int home, size_t *off)
+{
+  if (size == 0)
+    return;
+  dsm__segment_t *s = &dsm__segs[dsm__nsegs++];
+  s->name = name;
+  s->base = base;
+  s->size = size;
+  s->off = *off;
+  s->first_page = (uint32_t)(*off >> DSM__PAGE_SHIFT);
+  s->home = home;
+  *off += size;
+}
+
+/* Initial protection of a segment's application view in this process. The
+ * home of a page starts with a valid copy (zeros, or the executable's image
+ * for globals); everyone else starts cold and fetches it on first touch. */
+static int initial_prot(const dsm__segment_t *s, uint32_t pg)
+{
+  if (!dsm__protect)
+    return PROT_READ | PROT_WRITE;
+  return dsm__page_home(pg) == (int)dsm__rank ? PROT_READ : PROT_NONE;
+}
+
+static void map_view(const dsm__segment_t *s, int fixed_noreplace)
+{
+  /* The heap is protected slice by slice (each slice has its own home), the
+   * other segments as a whole. */
+  size_t step = s->home < 0 ? dsm__slice_size : s->size;
+  for (size_t done = 0; done < s->size; done += step) {
+    size_t len = s->size - done < step ? s->size - done : step;
+    uint32_t pg = s->first_page + (uint32_t)(done >> DSM__PAGE_SHIFT);
+    int flags = MAP_SHARED | MAP_NORESERVE | (fixed_noreplace ? MAP_FIXED_NOREPLACE : MAP_FIXED);
+    void *want = (void *)(s->base + done);
+    void *got = mmap(want, len, initial_prot(s, pg), flags, memfd, (off_t)(s->off + done));
+    if (got == MAP_FAILED || got != want)
+      dsm__fatal(DSM__EXIT_FATAL,
+                 "cannot map the shared %s at %p (%zu MiB): %s; another mapping is in the way "
+                 "(is the program position-independent? link with -no-pie)",
+                 s->name, want, len >> 20, got == MAP_FAILED ? strerror(errno) : "moved");
+  }
+}
+
+void dsm__region_init(void)
+{
+  dsm__protect = dsm__nprocs > 1;
+  dsm__heap_size = (size_t)dsm__env_long("DSM_HEAP_MB", 16384, 16, 1 << 22) << 20;
+  dsm__stack_size = (size_t)dsm__env_long("DSM_STACK_MB", 64, 1, 1 << 16) << 20;
+  /* Each process carves from its own slice of the heap. */
+  dsm__slice_size = (dsm__heap_size / dsm__nprocs) & ~(size_t)(DSM__PAGE - 1);
+  dsm__heap_size = dsm__slice_size * dsm__nprocs;
+
+  uintptr_t dstart = (uintptr_t)__dsm_shared_data_start, dend = (uintptr_t)__dsm_shared_data_end;
+  uintptr_t bstart = (uintptr_t)__dsm_shared_bss_start, bend = (uintptr_t)__dsm_shared_bss_end;
+  if (!dstart || dend < dstart) dstart = dend = 0;
+  if (!bstart || bend < bstart) bstart = bend = 0;
+
+  size_t off = 0;
+  add_segment("globals", dstart, round_up(dend - dstart), 0, &off);
+  add_segment("zero-initialized globals", bstart, round_up(bend - bstart), 0, &off);
+  add_segment("heap", DSM__HEAP_BASE, dsm__heap_size, -1, &off);
+  /* One guard page between the heap and the master's stack stays unmapped. */
+  dsm__stack_base = DSM__HEAP_BASE + dsm__heap_size + DSM__PAGE;
+  add_segment("master stack", dsm__stack_base, dsm__stack_size, 0, &off);
+  dsm__npages = (uint32_t)(off >> DSM__PAGE_SHIFT);
+
+  memfd = memfd_create("ompdsm", MFD_CLOEXEC);
+  if (memfd < 0 || ftruncate(memfd, (off_t)off) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "cannot create the shared memory file (%zu MiB): %s",
+               off >> 20, strerror(errno));
+  dsm__sysview = mmap(NULL, off, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, memfd, 0);
+  pages = mmap(NULL, (size_t)dsm__npages * sizeof(dsm__page_t), PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (dsm__sysview == MAP_FAILED || pages == MAP_FAILED)
+    dsm__fatal(DSM__EXIT_FATAL, "cannot reserve %zu MiB of address space: %s", off >> 20,
+               strerror(errno));
+
+  for (unsigned i = 0; i < dsm__nsegs; i++) {
+    dsm__segment_t *s = &dsm__segs[i];
+    int is_global = s->base == dstart || s->base == bstart;
+    if (is_global) {
+      /* The globals already hold the executable's image (and whatever the
+       * program wrote before startup): move them into the memfd, then put
+       * the memfd's pages where they were. */
+      size_t used = (s->base == dstart ? dend : bend) - s->base;
+      memcpy(dsm__sysview + s->off, (void *)s->base, used);
+    }
+    map_view(s, !is_global);
+  }
+}
+
+long dsm__page_of(const void *addr)
+{
+  uintptr_t a = (uintptr_t)addr;
+  for (unsigned i = 0; i < dsm__nsegs; i++) {
+    const dsm__segment_t *s = &dsm__segs[i];
+    if (a >= s->base && a - s->base < s->size)
+      return (long)(s->first_page + ((a - s->base) >> DSM__PAGE_SHIFT));
+  }
+  return -1;
+}
+
+int dsm__is_shared(const void *addr) { return dsm__page_of(addr) >= 0; }
+
+static const dsm__segment_t *seg_of_page(uint32_t pg)
+{
+  for (unsigned i = 0; i < dsm__nsegs; i++) {
+    const dsm__segment_t *s = &dsm__segs[i];
+    if (pg >= s->first_page && pg - s->first_page < (s->size >> DSM__PAGE_SHIFT))
+      return s;
+  }
+  dsm__fatal(DSM__EXIT_FATAL, "internal error: page %u is outside every segment", pg);
+}
+
+uintptr_t dsm__page_addr(uint32_t pg)
+{
+  const dsm__segment_t *s = seg_of_page(pg);
+  return s->base + ((uintptr_t)(pg - s->first_page) << DSM__PAGE_SHIFT);
+}
+
+uint8_t *dsm__page_sys(uint32_t pg) { return dsm__sysview + ((size_t)pg << DSM__PAGE_SHIFT); }
+
+int dsm__page_home(uint32_t pg)
+{
+  const dsm__segment_t *s = seg_of_page(pg);
+  if (s->home >= 0)
+    return s->home;
+  return (int)(((size_t)(pg - s->first_page) << DSM__PAGE_SHIFT) / dsm__slice_size);
+}
+
+dsm__page_t *dsm__page(uint32_t pg)
+{
+  DSM__ASSERT(pg < dsm__npages);
+  dsm__page_t *p = &pages[pg];
+  if (!p->inited) {
+    p->inited = 1;
+    if (!dsm__protect) {
+      p->prot = DSM__PROT_WRITE;
+    } else if (dsm__page_home(pg) == (int)dsm__rank) {
+      p->prot = DSM__PROT_READ;
+    } else {
+      p->prot = DSM__PROT_NONE;
+      p->cold = 1;
+    }
+  }
+  return p;
+}
+
+void dsm__set_prot(uint32_t pg, int prot)
+{
+  dsm__page_t *p = dsm__page(pg);
+  if (p->prot == prot)
+    return;
+  static const int os[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE };
+  if (mprotect((void *)dsm__page_addr(pg), DSM__PAGE, os[prot]) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "mprotect of shared page %u failed: %s", pg, strerror(errno));
+  p->prot = (uint8_t)prot;
+}

@@ -1,0 +1,48 @@
+/*
+ * runtime.h — what the runtime (dsm/runtime.c) and synchronization (sync/)
+ * share.
+ */
+#ifndef DSM_RUNTIME_H
+#define DSM_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Processes taking part in the current parallel region (all of them outside
+ * one): ranks 0..dsm__team-1. Barriers count this many arrivals. */
+extern unsigned dsm__team;
+/* Set once the master has forked or runs under dsm_main: at exit it must
+ * release the slaves waiting in dsm_serve_forks. */
+extern int dsm__forkjoin_mode;
+
+/* Run fn(arg) on the library's private stack when called from shared memory
+ * (the master's stack under dsm_main); directly otherwise. Every entry point
+ * that takes dsm__mu goes through it. */
+void dsm__on_private_stack(void (*fn)(void *), void *arg);
+void dsm__call_on_stack(void (*fn)(void *), void *arg, void *top);
+
+void dsm__exit_collective(int status);
+void dsm__stats_init(void);
+
+/* sync/ */
+void dsm__sync_init(void);
+void dsm__forkjoin_release_slaves(int status);
+
+/* A reduction riding on a barrier: every process of the team contributes
+ * count elements of one type; all receive the combination (in rank order, so
+ * floating-point results are the same on every run). */
+typedef struct dsm__red {
+  int type, op;          /* OMPDSM_T_*, OMPDSM_RED_* (ompdsm_rt.h) */
+  size_t count;
+  const void *in;        /* this process's contribution */
+  void *out;             /* the combined result, count elements */
+} dsm__red_t;
+
+/* Barrier with an optional reduction (red may be NULL). */
+void dsm__barrier_red(unsigned id, dsm__red_t *red);
+/* reduce.c: size of one element, or 0 for an unknown type. */
+size_t dsm__red_size(int type);
+/* acc = acc op x, elementwise; returns -1 for an operator the type lacks. */
+int dsm__red_combine(int type, int op, void *acc, const void *x, size_t count);
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * transport.h — what the protocol needs from a network, and nothing more.
+ *
+ * The protocol speaks in requests and replies between ranks. A backend
+ * (transport_udp.c now, transport_verbs.c later) makes them reliable and
+ * exactly-once; the protocol code never sees datagrams, sequence numbers,
+ * retransmissions or fragments.
+ *
+ * Model
+ *   - A request carries a type (msg_types.h) and a payload of any size up to
+ *     DSM__TP_MAX_MSG. It is identified by (origin rank, request id).
+ *   - Requests are handled on the receiving process's service thread by the
+ *     handler registered for their type. The handler does exactly one of:
+ *       * dsm__tp_reply()    answer now;
+ *       * dsm__tp_forward()  pass the request on to another rank, which then
+ *                            answers the origin directly (lock forwarding);
+ *       * nothing            keep the handle and answer later from any thread
+ *                            (deferred: a barrier manager answers every
+ *                            arrival when the last one comes in).
+ *     A duplicate of a request (a retransmission) never reaches a handler a
+ *     second time: the backend answers it from its reply cache, re-forwards
+ *     it, or tells the origin it is still pending.
+ *   - The origin blocks in dsm__tp_call() / dsm__tp_call_many() without
+ *     spinning until every reply has arrived.
+ *   - dsm__tp_send() is a one-way request: the backend acknowledges it and the
+ *     sender does not wait.
+ *   - A request to one's own rank is legal and goes through the same handler
+ *     path without touching the network.
+ *
+ * Failure
+ *   A peer that stays silent past the liveness timeout (DSM_TIMEOUT seconds)
+ *   or a received ABORT ends the process through dsm__fatal(); a call never
+ *   returns an error to the protocol.
+ */
+#ifndef DSM_TRANSPORT_H
+#define DSM_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "msg_types.h"
+
+#define DSM__TP_MAX_MSG (64u << 20)   /* largest request or reply payload */
+
+/* A request as a handler sees it. data is valid only during the handler. */
+typedef struct dsm__msg {
+  unsigned origin;     /* rank that issued the request (not the forwarder) */
+  unsigned from;       /* rank that sent it to us (== origin unless forwarded) */
+  unsigned type;       /* DSM__MSG_* */
+  uint64_t rid;        /* request id, unique per origin */
+  const void *data;
+  size_t len;
+} dsm__msg_t;
+
+/* Enough to answer or forward a request later, from any thread. */
+typedef struct dsm__reqh {
+  uint32_t origin;
+  uint32_t type;
+  uint64_t rid;
+} dsm__reqh_t;
+
+static inline dsm__reqh_t dsm__reqh(const dsm__msg_t *m) {
+  dsm__reqh_t h = { m->origin, m->type, m->rid };
+  return h;
+}
+
+typedef void (*dsm__handler_t)(const dsm__msg_t *m);
+
+/* One element of a parallel round of requests. reply is malloc()ed by the
+ * transport and owned by the caller afterwards (NULL when reply_len is 0). */
+typedef struct dsm__call {
+  unsigned dst;
+  unsigned type;
+  const void *req;
+  size_t req_len;
+  void *reply;
+  size_t reply_len;
+} dsm__call_t;
+
+/* Job bootstrap: reads DSM_RANK, DSM_SIZE, DSM_MASTER, DSM_KEY, DSM_TIMEOUT,
+ * DSM_LIFELINE from the environment, opens the socket, exchanges addresses
+ * through the master and starts the service thread. Handlers must be
+ * registered before it is called. Called once; fatal on failure. */
+void     dsm__tp_init(unsigned rank, unsigned size);
+/* Collective: returns when every rank has called it; afterwards no further
+ * requests arrive and the service thread is stopped. */
+void     dsm__tp_shutdown(void);
+
+void     dsm__tp_handle(unsigned type, dsm__handler_t fn);
+
+/* Blocking request/reply. *reply is malloc()ed (may be NULL if empty). */
+void     dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len,
+                      void **reply, size_t *reply_len);
+/* n requests sent at once, then wait for all replies (one parallel round). */
+void     dsm__tp_call_many(dsm__call_t *calls, unsigned n);
+/* One-way, reliable, non-blocking. */
+void     dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len);
+
+/* Answer a request (from the handler or later, from any thread). The payload
+ * is copied. Answering twice is a bug and aborts. */
+void     dsm__tp_reply(dsm__reqh_t h, const void *data, size_t len);
+/* Gather form: the reply is the concatenation of n buffers. */
+void     dsm__tp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n);
+/* Hand the request to dst with a (possibly new) payload; dst's handler sees
+ * the same origin and rid, and its answer goes straight to the origin. */
+void     dsm__tp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len);
+
+/* Best-effort notice to every peer that this job is failing, then return.
+ * Used by dsm__fatal(). */
+void     dsm__tp_broadcast_abort(const char *reason);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * util.c — the few helpers every file of libdsm uses: the fatal-error path,
+ * the clock, and environment parsing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dsm_internal.h"
+#include "transport.h"
+
+unsigned dsm__rank = 0;
+unsigned dsm__nprocs = 1;
+int dsm__started = 0;
+int dsm__verbose = 0;
+
+/* Set by the transport once peers exist, so a failure before bootstrap does
+ * not try to tell anyone. */
+int dsm__peers_known = 0;
+
+void dsm__fatal(int status, const char *fmt, ...)
+{
+  /* Two threads may fail at once (the service thread sees the peer die while
+   * the application thread times out); the first one reports. */
+  static int entered;
+  if (__atomic_exchange_n(&entered, 1, __ATOMIC_ACQ_REL)) {
+    for (;;) pause();
+  }
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  /* One write so lines from different ranks do not interleave. */
+  char line[600];
+  int n = snprintf(line, sizeof line, "dsm[%u]: %s: %s\n", dsm__rank,
+                   status == DSM__EXIT_PEER_LOST ? "stopping" : "error", msg);
+  if (n > 0) {
+    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)w;
+  }
+  if (dsm__peers_known && status != DSM__EXIT_PEER_LOST)
+    dsm__tp_broadcast_abort(msg);
+  _exit(status);
+}
+
+uint64_t dsm__now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+long dsm__env_long(const char *name, long dflt, long min, long max)
+{
+  const char *s = getenv(name);
+  if (!s || !*s)
+    return dflt;
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 0);
+  if (errno || *end || v < min || v > max)
+    dsm__fatal(DSM__EXIT_FATAL, "%s='%s' is not a number in [%ld, %ld]", name, s, min, max);
+  return v;
+}

@@ -1,0 +1,114 @@
+/*
+ * ompdsm_rt.h — the entry points that ompdsmcc-generated code calls.
+ *
+ * Not for hand-written programs (use dsm.h and omp.h). Every name here is
+ * __ompdsm_*; the implementation lives in sync/omp_rt.c on top of libdsm.
+ *
+ * Model: one OpenMP thread is one DSM process. The master runs main() on a
+ * stack in shared memory (dsm_main), so the address of any of its locals is
+ * valid in every process. A parallel region is an outlined function
+ * void fn(void *data); data points at a private copy (in each process) of the
+ * argument block the master built, which holds the addresses of the shared
+ * variables and the values of firstprivate/copyin ones.
+ */
+#ifndef OMPDSM_RT_H
+#define OMPDSM_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The program: generated main() calls this with the user's main renamed. */
+void __ompdsm_main(int (*user_main)(int, char **), int argc, char **argv)
+  __attribute__((noreturn));
+
+/* ---- parallel regions --------------------------------------------------- */
+/* Run fn on a team. num_threads == 0 means the default (omp_set_num_threads,
+ * OMP_NUM_THREADS, else every process of the job); if_cond == 0 runs the team
+ * with one thread. Called inside a region, the nested region runs serialized.
+ * Includes the implicit barrier at the end (a join). */
+void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size,
+                       unsigned num_threads, int if_cond);
+int  __ompdsm_thread_num(void);
+int  __ompdsm_num_threads(void);
+
+/* ---- worksharing loops ---------------------------------------------------- */
+/* Iterations are normalized by the compiler to 0..count-1 (count >= 0); it
+ * maps i back to the user's variable as lb + i*incr. */
+enum { OMPDSM_SCHED_STATIC = 0, OMPDSM_SCHED_DYNAMIC = 1, OMPDSM_SCHED_GUIDED = 2,
+       OMPDSM_SCHED_RUNTIME = 3, OMPDSM_SCHED_AUTO = 4 };
+
+/* Static schedule, computed locally with no messages. chunk <= 0 means one
+ * contiguous block per thread. Call with k = 0, 1, 2, ...: returns 1 and the
+ * half-open range [*lo, *hi) of this thread's k-th chunk, or 0 when done. */
+int  __ompdsm_static_chunk(int64_t count, int64_t chunk, int64_t k,
+                           int64_t *lo, int64_t *hi);
+/* Dynamic, guided and runtime schedules: start, then take chunks until 0. */
+void __ompdsm_loop_start(int sched, int64_t count, int64_t chunk);
+int  __ompdsm_loop_next(int64_t *lo, int64_t *hi);
+/* End of a worksharing construct: barrier unless nowait. */
+void __ompdsm_loop_end(int nowait);
+/* ordered blocks: iteration i (normalized) may enter after i-1 left. */
+void __ompdsm_ordered_start(int64_t i);
+void __ompdsm_ordered_end(int64_t i);
+/* Is this thread executing the last iteration (for lastprivate)? The
+ * compiler tracks it itself for static schedules; for others: */
+
+/* ---- sections, single, master -------------------------------------------- */
+/* sections: returns the index (0..n-1) of the next section this thread runs,
+ * or -1 when none are left. */
+void __ompdsm_sections_start(unsigned n);
+int  __ompdsm_sections_next(void);
+/* single: 1 for the thread that runs the block. */
+int  __ompdsm_single_start(void);
+/* copyprivate: the thread that ran the single passes its bytes; every thread
+ * receives them into buf. Contains the barrier ending the single. */
+void __ompdsm_copyprivate(void *buf, size_t size, int executed);
+
+/* ---- synchronization ------------------------------------------------------ */
+void __ompdsm_barrier(void);
+/* critical: name NULL for the unnamed critical section. */
+void __ompdsm_critical_start(const char *name);
+void __ompdsm_critical_end(const char *name);
+void __ompdsm_atomic_start(void);
+void __ompdsm_atomic_end(void);
+void __ompdsm_flush(void);
+
+/* The seed's extensions. A semaphore or condition is named by an identifier
+ * and an index (0 when written without [expr]). */
+void __ompdsm_sema_init(const char *name, int64_t index, int value);
+void __ompdsm_sema_wait(const char *name, int64_t index);
+void __ompdsm_sema_signal(const char *name, int64_t index);
+/* lock_name: the enclosing critical's name (NULL for unnamed). */
+void __ompdsm_cond_wait(const char *name, int64_t index, const char *lock_name);
+void __ompdsm_cond_signal(const char *name, int64_t index, const char *lock_name);
+void __ompdsm_cond_broadcast(const char *name, int64_t index, const char *lock_name);
+
+/* ---- reductions ----------------------------------------------------------- */
+enum { OMPDSM_RED_ADD, OMPDSM_RED_MUL, OMPDSM_RED_SUB, OMPDSM_RED_MIN, OMPDSM_RED_MAX,
+       OMPDSM_RED_BAND, OMPDSM_RED_BOR, OMPDSM_RED_BXOR, OMPDSM_RED_LAND, OMPDSM_RED_LOR };
+enum { OMPDSM_T_CHAR, OMPDSM_T_SCHAR, OMPDSM_T_UCHAR, OMPDSM_T_SHORT, OMPDSM_T_USHORT,
+       OMPDSM_T_INT, OMPDSM_T_UINT, OMPDSM_T_LONG, OMPDSM_T_ULONG, OMPDSM_T_LLONG,
+       OMPDSM_T_ULLONG, OMPDSM_T_FLOAT, OMPDSM_T_DOUBLE, OMPDSM_T_LDOUBLE, OMPDSM_T_BOOL };
+/* Collective over the team, at the end of the construct that owns the
+ * reduction clause: combines every thread's partial[0..count) with op and
+ * folds the result into *shared (shared = shared op combined). The values are
+ * combined inside synchronization messages, never through shared pages.
+ * Acts as a barrier. */
+void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, int op);
+
+/* ---- data placement -------------------------------------------------------- */
+/* malloc family, rewritten by ompdsmcc to these in translated units. */
+void *__ompdsm_malloc(size_t size);
+void *__ompdsm_calloc(size_t n, size_t size);
+void *__ompdsm_realloc(void *p, size_t size);
+void  __ompdsm_free(void *p);
+char *__ompdsm_strdup(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

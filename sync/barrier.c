@@ -1,0 +1,199 @@
+/*
+ * barrier.c — barriers with a centralized manager (rank 0).
+ *
+ * Arrival is a release: a process closes its interval and sends the manager
+ * its own new interval records and what it knows (its vector time). The
+ * manager answers every arrival when the last one of the team comes in; each
+ * departure carries the records that process lacks, and is an acquire.
+ * 2(n-1) messages per barrier. A reduction rides along: contributions come
+ * with the arrivals and the manager combines them in rank order.
+ * A departure may also ask for garbage collection (gc.c), when any process's
+ * consistency data has passed the threshold.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "runtime.h"
+#include "transport.h"
+
+void dsm__distribute_apply(void);
+
+/* Manager state, under dsm__mu. */
+struct arrival {
+  int present;
+  dsm__reqh_t h;
+  uint32_t *known;
+  uint8_t *red;
+  size_t redlen;
+};
+static struct arrival *arr;
+static unsigned narrived, cur_team;
+static uint32_t cur_id, cur_redlen;
+static int gc_requested;
+static uint32_t red_type, red_op;
+static uint64_t red_count;
+
+static uint32_t own_sent;   /* own intervals already shipped to rank 0 */
+
+uint32_t dsm__barrier_own_sent(void);
+uint32_t dsm__barrier_own_sent(void) { return own_sent; }
+void dsm__barrier_set_own_sent(uint32_t v);
+void dsm__barrier_set_own_sent(uint32_t v) { own_sent = v; }
+
+static void complete(void)
+{
+  /* Combine the reduction in rank order. */
+  uint8_t *acc = NULL;
+  size_t rlen = cur_redlen;
+  if (rlen) {
+    acc = malloc(rlen);
+    if (!acc) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    memcpy(acc, arr[0].red, rlen);
+    for (unsigned r = 1; r < cur_team; r++)
+      if (dsm__red_combine((int)red_type, (int)red_op, acc, arr[r].red, red_count) < 0)
+        dsm__fatal(DSM__EXIT_FATAL, "reduction: operator %u does not apply to type %u",
+                   red_op, red_type);
+  }
+  for (unsigned r = 0; r < cur_team; r++) {
+    dsm__buf_t b = { 0 };
+    dsm__buf_u32(&b, (uint32_t)gc_requested);
+    dsm__buf_u32(&b, (uint32_t)rlen);
+    dsm__buf_put(&b, acc, rlen);
+    dsm__intervals_encode(&b, arr[r].known);
+    dsm__tp_reply(arr[r].h, b.p, b.len);
+    dsm__buf_free(&b);
+    free(arr[r].known);
+    free(arr[r].red);
+    memset(&arr[r], 0, sizeof arr[r]);
+  }
+  free(acc);
+  narrived = 0;
+  gc_requested = 0;
+}
+
+/* BARRIER request: id, team, gc, redlen, type, op, count(u64), red bytes,
+ * known vt, own interval records. */
+static void on_barrier(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint32_t id = dsm__rd_u32(&r), team = dsm__rd_u32(&r), gc = dsm__rd_u32(&r);
+  uint32_t redlen = dsm__rd_u32(&r), type = dsm__rd_u32(&r), op = dsm__rd_u32(&r);
+  uint64_t count = dsm__rd_u64(&r);
+  const void *red = dsm__rd_take(&r, redlen);
+  uint32_t *known = malloc(dsm__nprocs * sizeof(uint32_t));
+  if (!known || dsm__vt_decode(&r, known) < 0 || r.bad || team == 0 || team > dsm__nprocs ||
+      m->origin >= team)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed BARRIER request from rank %u", m->origin);
+  pthread_mutex_lock(&dsm__mu);
+  if (dsm__intervals_decode(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records from rank %u", m->origin);
+  if (narrived == 0) {
+    cur_id = id;
+    cur_team = team;
+    red_type = type;
+    red_op = op;
+    red_count = count;
+    cur_redlen = redlen;
+  } else if (id != cur_id || team != cur_team) {
+    dsm__fatal(DSM__EXIT_FATAL, "barrier mismatch: rank %u is at barrier %u (team of %u) "
+               "while others are at barrier %u (team of %u)", m->origin, id, team, cur_id, cur_team);
+  } else if (redlen != cur_redlen) {
+    dsm__fatal(DSM__EXIT_FATAL, "reduction mismatch at barrier %u: rank %u contributes %u bytes",
+               id, m->origin, redlen);
+  }
+  if (!arr) {
+    arr = calloc(dsm__nprocs, sizeof *arr);
+    if (!arr) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  struct arrival *a = &arr[m->origin];
+  DSM__ASSERT(!a->present);
+  a->present = 1;
+  a->h = dsm__reqh(m);
+  a->known = known;
+  a->redlen = redlen;
+  a->red = redlen ? malloc(redlen) : NULL;
+  if (redlen) memcpy(a->red, red, redlen);
+  gc_requested |= gc != 0;
+  if (++narrived == cur_team)
+    complete();
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+struct barrier_call { unsigned id; dsm__red_t *red; int gc; };
+
+static void barrier_impl(void *arg)
+{
+  struct barrier_call *c = arg;
+  size_t rlen = 0;
+  if (c->red) {
+    rlen = dsm__red_size(c->red->type) * c->red->count;
+    if (!rlen)
+      dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", c->red->type);
+  }
+  dsm__buf_t b = { 0 };
+  pthread_mutex_lock(&dsm__mu);
+  dsm__release();
+  int want_gc = dsm__team == dsm__nprocs && dsm__gc_wanted();
+  dsm__buf_u32(&b, c->id);
+  dsm__buf_u32(&b, dsm__team);
+  dsm__buf_u32(&b, (uint32_t)want_gc);
+  dsm__buf_u32(&b, (uint32_t)rlen);
+  dsm__buf_u32(&b, c->red ? (uint32_t)c->red->type : 0);
+  dsm__buf_u32(&b, c->red ? (uint32_t)c->red->op : 0);
+  dsm__buf_u64(&b, c->red ? c->red->count : 0);
+  if (rlen) dsm__buf_put(&b, c->red->in, rlen);
+  dsm__vt_encode(&b, dsm__known);
+  dsm__own_intervals_encode(&b, own_sent);
+  own_sent = dsm__known[dsm__rank];
+  pthread_mutex_unlock(&dsm__mu);
+
+  void *reply = NULL;
+  size_t reply_len = 0;
+  dsm__tp_call(0, DSM__MSG_BARRIER, b.p, b.len, &reply, &reply_len);
+  dsm__buf_free(&b);
+
+  dsm__rd_t r = dsm__rd(reply, reply_len);
+  uint32_t gc = dsm__rd_u32(&r), got = dsm__rd_u32(&r);
+  const void *res = dsm__rd_take(&r, got);
+  if (r.bad || got != rlen)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
+  if (rlen) memcpy(c->red->out, res, rlen);
+  pthread_mutex_lock(&dsm__mu);
+  if (dsm__intervals_decode(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
+  dsm__acquire();
+  pthread_mutex_unlock(&dsm__mu);
+  free(reply);
+  dsm__distribute_apply();
+  DSM__STAT_INC(barriers);
+  c->gc = (int)gc;
+}
+
+void dsm__barrier_red(unsigned id, dsm__red_t *red)
+{
+  if (dsm__nprocs == 1 || dsm__team == 1) {
+    if (red)
+      memcpy(red->out, red->in, dsm__red_size(red->type) * red->count);
+    DSM__STAT_INC(barriers);
+    return;
+  }
+  struct barrier_call c = { id, red, 0 };
+  dsm__on_private_stack(barrier_impl, &c);
+  if (c.gc)
+    dsm__gc_run();
+}
+
+void dsm_barrier(unsigned id)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_barrier called before dsm_startup");
+  dsm__barrier_red(id, NULL);
+}
+
+void dsm__barrier_init(void);
+void dsm__barrier_init(void)
+{
+  dsm__tp_handle(DSM__MSG_BARRIER, on_barrier);
+}

@@ -1,0 +1,319 @@
+/*
+ * forkjoin.c — the fork/join model ompdsmcc targets.
+ *
+ * dsm_fork is a release by the master: one FORK message to each slave of the
+ * team carries the function, the argument block and the interval records the
+ * slave lacks, and the slave's receipt of it is an acquire. dsm_join is a
+ * barrier in which only the master departs: each slave's JOIN carries its new
+ * records, and the slaves learn the others' writes with the next fork.
+ * Slaves wait for forks in dsm_serve_forks, blocked on a condition variable.
+ * A FORK with no function tells them the master is exiting.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "runtime.h"
+#include "transport.h"
+
+void dsm__distribute_apply(void);
+uint32_t dsm__barrier_own_sent(void);
+void dsm__barrier_set_own_sent(uint32_t v);
+
+unsigned dsm__team = 1;
+int dsm__forkjoin_mode;
+
+static pthread_cond_t fork_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t join_cv = PTHREAD_COND_INITIALIZER;
+static uint8_t *fork_msg;          /* slave: the FORK waiting to be run */
+static size_t fork_len;
+static unsigned joins;             /* master: JOINs of the current region */
+static uint32_t **peer_known;      /* master: what each slave is known to hold */
+static int in_region;
+
+static void on_fork(const dsm__msg_t *m)
+{
+  uint8_t *copy = malloc(m->len ? m->len : 1);
+  if (!copy) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  memcpy(copy, m->data, m->len);
+  pthread_mutex_lock(&dsm__mu);
+  if (fork_msg) {
+    /* Only an exit notice may overtake an unfinished region; keep the first. */
+    free(copy);
+  } else {
+    fork_msg = copy;
+    fork_len = m->len;
+    pthread_cond_signal(&fork_cv);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__tp_reply(dsm__reqh(m), NULL, 0);
+}
+
+/* JOIN: known vt, own interval records. */
+static void on_join(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  pthread_mutex_lock(&dsm__mu);
+  if (m->origin == 0 || m->origin >= dsm__nprocs || dsm__vt_decode(&r, peer_known[m->origin]) < 0 ||
+      dsm__intervals_decode(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
+  joins++;
+  pthread_cond_signal(&join_cv);
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__tp_reply(dsm__reqh(m), NULL, 0);
+}
+
+void dsm__forkjoin_init(void);
+void dsm__forkjoin_init(void)
+{
+  dsm__team = dsm__nprocs;
+  peer_known = calloc(dsm__nprocs, sizeof *peer_known);
+  for (unsigned s = 0; s < dsm__nprocs; s++)
+    peer_known[s] = calloc(dsm__nprocs, sizeof(uint32_t));
+  dsm__tp_handle(DSM__MSG_FORK, on_fork);
+  dsm__tp_handle(DSM__MSG_JOIN, on_join);
+}
+
+/* FORK: fn (u64), team, exit flag, status, arg size (u64), arg, records. */
+struct fork_call { void (*fn)(void *); const void *arg; size_t size; unsigned team; int exit_status; int exiting; };
+
+static void fork_impl(void *p)
+{
+  struct fork_call *c = p;
+  unsigned upto = c->exiting ? dsm__nprocs : c->team;
+  dsm__buf_t *bufs = calloc(upto, sizeof *bufs);
+  pthread_mutex_lock(&dsm__mu);
+  dsm__release();
+  for (unsigned s = 1; s < upto; s++) {
+    dsm__buf_u64(&bufs[s], (uint64_t)(uintptr_t)c->fn);
+    dsm__buf_u32(&bufs[s], c->team);
+    dsm__buf_u32(&bufs[s], (uint32_t)c->exiting);
+    dsm__buf_u32(&bufs[s], (uint32_t)c->exit_status);
+    dsm__buf_u64(&bufs[s], c->size);
+    dsm__buf_put(&bufs[s], c->arg, c->size);
+    if (!c->exiting) {
+      dsm__intervals_encode(&bufs[s], peer_known[s]);
+      memcpy(peer_known[s], dsm__known, dsm__nprocs * sizeof(uint32_t));
+    }
+  }
+  pthread_mutex_unlock(&dsm__mu);
+  for (unsigned s = 1; s < upto; s++) {
+    dsm__tp_send(s, DSM__MSG_FORK, bufs[s].p, bufs[s].len);
+    dsm__buf_free(&bufs[s]);
+  }
+  free(bufs);
+}
+
+void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
+void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team)
+{
+  if (dsm__rank != 0)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_fork called by rank %u; only the master forks", dsm__rank);
+  if (in_region)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_fork inside a parallel region (nested regions run "
+               "serialized: call the function directly)");
+  if (team < 1 || team > dsm__nprocs)
+    team = dsm__nprocs;
+  /* Copy the argument block while no lock is held: it may sit on the shared
+   * stack and fault. */
+  void *copy = malloc(size ? size : 1);
+  if (!copy) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (size) memcpy(copy, arg, size);
+  dsm__forkjoin_mode = 1;
+  in_region = 1;
+  DSM__STAT_INC(forks);
+  if (dsm__nprocs > 1) {
+    struct fork_call c = { fn, copy, size, team, 0, 0 };
+    dsm__on_private_stack(fork_impl, &c);
+  }
+  dsm__team = team;
+  fn(copy);
+  free(copy);
+}
+
+void dsm_fork(void (*fn)(void *), void *arg, size_t arg_size)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_fork called before dsm_startup");
+  dsm__fork_team(fn, arg, arg_size, dsm__nprocs);
+}
+
+static void join_impl(void *unused)
+{
+  pthread_mutex_lock(&dsm__mu);
+  dsm__release();
+  uint64_t t0 = dsm__now_ns();
+  while (joins < dsm__team - 1)
+    pthread_cond_wait(&join_cv, &dsm__mu);
+  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  joins = 0;
+  dsm__acquire();
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm_join(void)
+{
+  if (dsm__rank != 0)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_join called by rank %u; only the master joins", dsm__rank);
+  if (!in_region)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_join without a matching dsm_fork");
+  if (dsm__nprocs > 1 && dsm__team > 1)
+    dsm__on_private_stack(join_impl, NULL);
+  in_region = 0;
+  dsm__team = dsm__nprocs;
+}
+
+void dsm__forkjoin_release_slaves(int status)
+{
+  if (dsm__nprocs == 1)
+    return;
+  struct fork_call c = { NULL, NULL, 0, dsm__nprocs, status, 1 };
+  fork_impl(&c);
+}
+
+int dsm__in_region(void);
+int dsm__in_region(void) { return in_region; }
+
+int dsm_serve_forks(void)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_serve_forks called before dsm_startup");
+  if (dsm__rank == 0)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_serve_forks called by the master");
+  for (;;) {
+    pthread_mutex_lock(&dsm__mu);
+    uint64_t t0 = dsm__now_ns();
+    while (!fork_msg)
+      pthread_cond_wait(&fork_cv, &dsm__mu);
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    uint8_t *msg = fork_msg;
+    size_t len = fork_len;
+    fork_msg = NULL;
+    dsm__rd_t r = dsm__rd(msg, len);
+    void (*fn)(void *) = (void (*)(void *))(uintptr_t)dsm__rd_u64(&r);
+    uint32_t team = dsm__rd_u32(&r), exiting = dsm__rd_u32(&r), status = dsm__rd_u32(&r);
+    uint64_t size = dsm__rd_u64(&r);
+    const void *arg = dsm__rd_take(&r, size);
+    if (r.bad)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed FORK from the master");
+    if (exiting) {
+      pthread_mutex_unlock(&dsm__mu);
+      free(msg);
+      return (int)status;
+    }
+    if (dsm__intervals_decode(&r) < 0 || team > dsm__nprocs)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed FORK from the master");
+    dsm__acquire();
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__distribute_apply();
+    DSM__STAT_INC(forks);
+
+    void *copy = malloc(size ? size : 1);
+    if (!copy) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    if (size) memcpy(copy, arg, size);
+    free(msg);
+    dsm__team = team;
+    in_region = 1;
+    fn(copy);
+    in_region = 0;
+    free(copy);
+
+    dsm__buf_t b = { 0 };
+    pthread_mutex_lock(&dsm__mu);
+    dsm__release();
+    dsm__vt_encode(&b, dsm__known);
+    dsm__own_intervals_encode(&b, dsm__barrier_own_sent());
+    dsm__barrier_set_own_sent(dsm__known[dsm__rank]);
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__tp_call(0, DSM__MSG_JOIN, b.p, b.len, NULL, NULL);
+    dsm__buf_free(&b);
+    dsm__team = dsm__nprocs;
+  }
+}
+
+/* ---- dsm_distribute ------------------------------------------------------------- */
+
+/* Bytes the master pushed into this process's private memory, written by the
+ * application thread at its next acquire (as TreadMarks does). */
+struct dist { uint64_t addr; uint64_t len; struct dist *next; uint8_t data[]; };
+static struct dist *dist_head, **dist_tail = &dist_head;
+
+static void on_distribute(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint64_t addr = dsm__rd_u64(&r), len = dsm__rd_u64(&r);
+  const void *data = dsm__rd_take(&r, len);
+  if (r.bad)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed DISTRIBUTE from rank %u", m->origin);
+  struct dist *d = malloc(sizeof *d + len);
+  if (!d) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  d->addr = addr;
+  d->len = len;
+  d->next = NULL;
+  memcpy(d->data, data, len);
+  pthread_mutex_lock(&dsm__mu);
+  *dist_tail = d;
+  dist_tail = &d->next;
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__tp_reply(dsm__reqh(m), NULL, 0);
+}
+
+void dsm__distribute_apply(void)
+{
+  pthread_mutex_lock(&dsm__mu);
+  struct dist *d = dist_head;
+  dist_head = NULL;
+  dist_tail = &dist_head;
+  pthread_mutex_unlock(&dsm__mu);
+  while (d) {
+    struct dist *next = d->next;
+    memcpy((void *)(uintptr_t)d->addr, d->data, d->len);
+    free(d);
+    d = next;
+  }
+}
+
+struct dist_call { void *addr; size_t size; };
+
+static void distribute_impl(void *p)
+{
+  struct dist_call *c = p;
+  void *addr = c->addr;
+  size_t size = c->size;
+  dsm__buf_t b = { 0 };
+  dsm__buf_u64(&b, (uint64_t)(uintptr_t)addr);
+  dsm__buf_u64(&b, size);
+  dsm__buf_put(&b, addr, size);
+  dsm__call_t *calls = calloc(dsm__nprocs, sizeof *calls);
+  for (unsigned s = 1; s < dsm__nprocs; s++) {
+    calls[s - 1].dst = s;
+    calls[s - 1].type = DSM__MSG_DISTRIBUTE;
+    calls[s - 1].req = b.p;
+    calls[s - 1].req_len = b.len;
+  }
+  dsm__tp_call_many(calls, dsm__nprocs - 1);
+  for (unsigned s = 0; s + 1 < dsm__nprocs; s++)
+    free(calls[s].reply);
+  free(calls);
+  dsm__buf_free(&b);
+}
+
+void dsm_distribute(void *addr, size_t size)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_distribute called before dsm_startup");
+  if (dsm__rank != 0)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_distribute called by rank %u; only the master distributes",
+               dsm__rank);
+  /* Shared bytes reach the others through the protocol already. */
+  if (dsm__nprocs == 1 || dsm__is_shared(addr))
+    return;
+  struct dist_call c = { addr, size };
+  dsm__on_private_stack(distribute_impl, &c);
+}
+void dsm__distribute_init(void);
+void dsm__distribute_init(void)
+{
+  dsm__tp_handle(DSM__MSG_DISTRIBUTE, on_distribute);
+}

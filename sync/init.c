@@ -1,0 +1,15 @@
+/*
+ * init.c — registers the synchronization handlers before the transport starts.
+ */
+#include "runtime.h"
+
+void dsm__barrier_init(void);
+void dsm__forkjoin_init(void);
+void dsm__distribute_init(void);
+
+void dsm__sync_init(void)
+{
+  dsm__barrier_init();
+  dsm__forkjoin_init();
+  dsm__distribute_init();
+}
