@@ -147,18 +147,38 @@ static uint32_t *page_pv(dsm__page_t *p)
 }
 
 /* How many pages after pg can ride along in one cold fetch: consecutive,
- * same home, cold here and without notices (so they need nothing else). */
+ * same home, cold here, and with no notices but the home's (so the home's
+ * copy is all they need). */
 static uint32_t cold_run(uint32_t pg, int home)
 {
-  uint32_t n = 1, max = (uint32_t)dsm__env_long("DSM_PREFETCH", 16, 1, 64);
+  static uint32_t max;
+  if (!max)
+    max = (uint32_t)dsm__env_long("DSM_PREFETCH", 16, 1, 64);
+  uint32_t n = 1;
   while (n < max && pg + n < dsm__npages) {
     long a = dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)n * DSM__PAGE));
     if (a != (long)(pg + n) || dsm__page_home(pg + n) != home) break;
     dsm__page_t *q = dsm__page(pg + n);
-    if (!q->cold || q->notices || q->prot != DSM__PROT_NONE) break;
+    if (!q->cold || q->prot != DSM__PROT_NONE) break;
+    int others = 0;     /* the home's own notices are covered by its copy */
+    for (dsm__notice_t *x = q->notices; x; x = x->next)
+      others |= (int)x->iv->proc != home;
+    if (others) break;
     n++;
   }
   return n;
+}
+
+/* A page that rode along in a cold fetch: its notices were all the home's,
+ * and the home's copy contains them. */
+static void free_home_notices(dsm__page_t *p)
+{
+  for (dsm__notice_t *n = p->notices, *next; n; n = next) {
+    next = n->next;
+    free(n);
+    dsm__stats_consistency(-(int64_t)sizeof *n);
+  }
+  p->notices = NULL;
 }
 
 void dsm__page_validate(uint32_t pg)
@@ -174,6 +194,7 @@ void dsm__page_validate(uint32_t pg)
 
   int home = dsm__page_home(pg);
   int cold = p->cold;
+  DSM__DEBUG("validate page %u (home %d%s)", pg, home, cold ? ", cold" : "");
   uint32_t ncold = cold ? cold_run(pg, home) : 0;
 
   /* Group pending notices by writer. A cold fetch from the home brings the
@@ -240,8 +261,10 @@ void dsm__page_validate(uint32_t pg)
       memcpy(pvk, src, dsm__nprocs * 4);
       memcpy(dsm__page_sys(pg + k), src + dsm__nprocs * 4, DSM__PAGE);
       pk->cold = 0;
-      if (k > 0)
+      if (k > 0) {
+        free_home_notices(pk);
         dsm__set_prot(pg + k, DSM__PROT_READ);
+      }
     }
     DSM__STAT_ADD(pages_fetched, ncold);
   }
@@ -325,8 +348,10 @@ static void write_fault(uint32_t pg)
 static int on_fault(void *addr, int serious)
 {
   long pg = dsm__page_of(addr);
-  if (pg < 0)
+  if (pg < 0) {
+    DSM__DEBUG("fault at %p outside shared memory", addr);
     return 0;
+  }
   pthread_mutex_lock(&dsm__mu);
   int prot = dsm__page((uint32_t)pg)->prot;
   pthread_mutex_unlock(&dsm__mu);
@@ -336,6 +361,7 @@ static int on_fault(void *addr, int serious)
   } else if (prot == DSM__PROT_READ) {
     write_fault((uint32_t)pg);
   } else {
+    DSM__DEBUG("fault at %p on writable page %ld: not a protocol fault", addr, pg);
     return 0;   /* writable and still faulting: not a protocol fault */
   }
   return 1;

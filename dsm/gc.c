@@ -61,7 +61,7 @@ void dsm__gc_run(void)
       dsm__page_validate(pg);
   }
   /* 2. */
-  dsm__barrier_red(0xffffffffu, NULL);
+  dsm__barrier_nogc();
   /* 3. */
   pthread_mutex_lock(&dsm__mu);
   for (size_t i = 0; i < nlisted; i++) {

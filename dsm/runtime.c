@@ -79,8 +79,9 @@ void dsm__on_private_stack(void (*fn)(void *), void *arg)
 static void on_exit_hook(int status, void *unused)
 {
   /* The program called exit() (or returned from main) without dsm_exit: the
-   * others still expect the collective shutdown. */
-  if (!exiting && dsm__started)
+   * others still expect the collective shutdown. A failing exit is not a
+   * shutdown: the process just ends, and dsmrun stops the job and names it. */
+  if (!exiting && dsm__started && status == 0)
     dsm__exit_collective(status);
 }
 

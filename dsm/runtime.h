@@ -40,6 +40,7 @@ typedef struct dsm__red {
 
 /* Barrier with an optional reduction (red may be NULL). */
 void dsm__barrier_red(unsigned id, dsm__red_t *red);
+void dsm__barrier_nogc(void);
 /* reduce.c: size of one element, or 0 for an unknown type. */
 size_t dsm__red_size(int type);
 /* acc = acc op x, elementwise; returns -1 for an operator the type lacks. */

@@ -23,7 +23,7 @@
  * for any Ethernet).
  *
  * Datagram layout (all integers little-endian), see docs (transport section):
- *   0  u32 magic "DSM1"   4 u8 kind   5 u8 type   6 u16 flags
+ *   0  u32 magic "DSM1"   4 u8 kind   5 u8 type   6 u8 flags   7 u8 hops
  *   8  u32 src rank      12 u32 dst rank          16 u32 origin rank
  *   20 u32 fragment size 24 u64 rid               32 u64 low / service time
  *   40 u32 total length  44 u32 fragment offset   48 payload ...
@@ -76,8 +76,8 @@ enum {
 
 struct hdr {
   uint32_t magic;
-  uint8_t  kind, type;
-  uint16_t flags;
+  uint8_t  kind, type, flags;
+  uint8_t  hops;    /* REQ: times forwarded, so a revisit is not a duplicate */
   uint32_t src, dst, origin, fsz;
   uint64_t rid;
   uint64_t low;     /* REQ: origin's lowest outstanding rid; REP: service ns */
@@ -93,14 +93,14 @@ static uint64_t get64(const uint8_t *b) { return get32(b) | (uint64_t)get32(b + 
 
 static void hdr_put(uint8_t *b, const struct hdr *h)
 {
-  put32(b, h->magic); b[4] = h->kind; b[5] = h->type; put16(b + 6, h->flags);
+  put32(b, h->magic); b[4] = h->kind; b[5] = h->type; b[6] = h->flags; b[7] = h->hops;
   put32(b + 8, h->src); put32(b + 12, h->dst); put32(b + 16, h->origin); put32(b + 20, h->fsz);
   put64(b + 24, h->rid); put64(b + 32, h->low); put32(b + 40, h->total); put32(b + 44, h->off);
 }
 
 static void hdr_get(const uint8_t *b, struct hdr *h)
 {
-  h->magic = get32(b); h->kind = b[4]; h->type = b[5]; h->flags = get16(b + 6);
+  h->magic = get32(b); h->kind = b[4]; h->type = b[5]; h->flags = b[6]; h->hops = b[7];
   h->src = get32(b + 8); h->dst = get32(b + 12); h->origin = get32(b + 16); h->fsz = get32(b + 20);
   h->rid = get64(b + 24); h->low = get64(b + 32); h->total = get32(b + 40); h->off = get32(b + 44);
 }
@@ -135,7 +135,7 @@ struct xfer {
   struct xfer *tprev, *tnext;    /* timer list */
   struct xfer *oprev, *onext;    /* own outstanding requests, in rid order */
   int timed, hashed, own;
-  unsigned peer, kind, type, flags, origin;
+  unsigned peer, kind, type, flags, origin, hops;
   uint64_t rid;
   const uint8_t *data;
   size_t len;
@@ -143,6 +143,8 @@ struct xfer {
   uint32_t fsz, nfrags, nacked, next_new, low_unacked, window;
   uint64_t *acked;               /* bitmap, multi-fragment only */
   uint64_t *sent_at;
+  uint64_t *resent;              /* bitmap: sent more than once (Karn) */
+  uint64_t srtt, rttvar;         /* fragment ACK round trips of this message */
   int delivered;                 /* receiver holds the whole message */
   uint64_t rto, deadline, last_progress;
   struct call *call;             /* our request awaiting a reply */
@@ -152,6 +154,7 @@ struct xfer {
 /* Reassembly of a multi-datagram message. */
 struct partial {
   uint32_t total, fsz, nfrags, ngot, cum;
+  uint32_t high;                 /* 1 + highest fragment index held */
   uint8_t *buf;
   uint64_t *have;
 };
@@ -176,7 +179,7 @@ enum { C_PENDING = 1, C_ANSWERED, C_FORWARDED, C_DROPPED };
 struct centry {
   struct centry *hnext;
   struct centry *prev, *next;    /* per-origin list, rid order */
-  unsigned origin, type, state, from, fwd_dst;
+  unsigned origin, type, state, from, fwd_dst, hops;
   uint64_t rid, t_arrive;
   int oneway;
   uint8_t *payload;              /* reply (answered) or forwarded request */
@@ -187,7 +190,7 @@ struct centry {
 /* A multi-datagram request being reassembled. */
 struct rpart {
   struct rpart *next;
-  unsigned origin, src, type, flags;
+  unsigned origin, src, type, flags, hops;
   uint64_t rid;
   struct partial p;
 };
@@ -195,9 +198,9 @@ struct rpart {
 /* Local deliveries (requests to self), run by the service thread. */
 struct local {
   struct local *next;
-  unsigned origin, from, type;
+  unsigned origin, from, type, hops;
   uint64_t rid;
-  int oneway, forwarded;
+  int oneway;
   uint8_t *data;
   size_t len;
 };
@@ -219,6 +222,7 @@ static pthread_t svc;
 static int svc_running, svc_stop, svc_sleeping;
 static uint64_t svc_deadline;
 static uint32_t window_bytes = WINDOW_BYTES;
+static uint32_t frag_force;      /* DSM_FRAG test knob: fragment size for every peer */
 
 static uint64_t next_rid = 1;
 static struct call *calls;
@@ -273,6 +277,8 @@ static int lose(void)
 
 static void dgram_send(unsigned dst, const struct hdr *h, const void *p, size_t n, int retrans)
 {
+  if (!peers[dst].known)
+    return;   /* bootstrap: nowhere to send yet; the sender's timer retries */
   uint8_t hb[HDR_LEN], mb[MAC_LEN];
   hdr_put(hb, h);
   dsm__sip_t s;
@@ -299,7 +305,7 @@ static struct hdr hdr_make(unsigned kind, unsigned type, unsigned flags, unsigne
                            unsigned origin, uint64_t rid)
 {
   struct hdr h = { .magic = MAGIC, .kind = (uint8_t)kind, .type = (uint8_t)type,
-                   .flags = (uint16_t)flags, .src = self, .dst = dst, .origin = origin,
+                   .flags = (uint8_t)flags, .src = self, .dst = dst, .origin = origin,
                    .rid = rid };
   return h;
 }
@@ -363,7 +369,8 @@ static struct xfer *xfer_new(unsigned peer, unsigned kind, unsigned type, unsign
     size_t words = (x->nfrags + 63) / 64;
     x->acked = calloc(words, sizeof *x->acked);
     x->sent_at = calloc(x->nfrags, sizeof *x->sent_at);
-    DSM__ASSERT(x->acked && x->sent_at);
+    x->resent = calloc(words, sizeof *x->resent);
+    DSM__ASSERT(x->acked && x->sent_at && x->resent);
     x->window = window_bytes / x->fsz;
     if (x->window < 4) x->window = 4;
     if (x->window > ACK_BITS / 2) x->window = ACK_BITS / 2;
@@ -393,9 +400,16 @@ static void xfer_free(struct xfer *x)
     x->entry->x = NULL;
   free(x->acked);
   free(x->sent_at);
+  free(x->resent);
   free(x->owned);
   free(x);
   pthread_cond_broadcast(&ctl_cv);   /* shutdown waits for one-ways to drain */
+}
+
+static uint64_t xfer_rto(const struct xfer *x)
+{
+  uint64_t rto = x->srtt + 4 * x->rttvar, base = x->peer == self ? RTO_INIT : peers[x->peer].rto;
+  return rto < base ? base : rto > RTO_MAX ? RTO_MAX : rto;
 }
 
 static int frag_acked(const struct xfer *x, uint32_t i)
@@ -407,6 +421,7 @@ static void send_frag(struct xfer *x, uint32_t i, int retrans)
 {
   struct hdr h = hdr_make(x->kind, x->type, x->flags, x->peer, x->origin, x->rid);
   h.fsz = x->fsz;
+  h.hops = (uint8_t)x->hops;
   h.total = (uint32_t)x->len;
   h.off = i * x->fsz;
   if (x->kind == K_REQ)
@@ -415,8 +430,11 @@ static void send_frag(struct xfer *x, uint32_t i, int retrans)
     h.low = dsm__now_ns() - x->entry->t_arrive;
   size_t n = x->len - h.off < x->fsz ? x->len - h.off : x->fsz;
   dgram_send(x->peer, &h, x->data + h.off, n, retrans);
-  if (x->sent_at)
+  if (x->sent_at) {
     x->sent_at[i] = dsm__now_ns();
+    if (retrans)
+      x->resent[i / 64] |= 1ull << (i % 64);
+  }
 }
 
 /* Send new fragments while the window allows. */
@@ -428,7 +446,7 @@ static void fill_window(struct xfer *x)
 }
 
 static void local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_t rid, int oneway,
-                          int forwarded, const void *data, size_t len);
+                          unsigned hops, const void *data, size_t len);
 
 /* First transmission of a message. Single-datagram replies and forwards are
  * not timed: the origin's retransmission drives them. */
@@ -437,7 +455,7 @@ static void xfer_start(struct xfer *x, int timed)
   uint64_t now = dsm__now_ns();
   x->last_progress = now;
   if (x->peer == self) {
-    local_enqueue(x->origin, self, x->type, x->rid, x->flags & F_ONEWAY, 0, x->data, x->len);
+    local_enqueue(x->origin, self, x->type, x->rid, x->flags & F_ONEWAY, x->hops, x->data, x->len);
   } else if (x->nfrags == 1) {
     send_frag(x, 0, 0);
   } else {
@@ -455,7 +473,7 @@ static int partial_init(struct partial *p, uint32_t total, uint32_t fsz)
   p->total = total;
   p->fsz = fsz;
   p->nfrags = (total + fsz - 1) / fsz;
-  p->ngot = p->cum = 0;
+  p->ngot = p->cum = p->high = 0;
   p->buf = malloc(total);
   p->have = calloc((p->nfrags + 63) / 64, sizeof *p->have);
   if (!p->buf || !p->have) {
@@ -480,6 +498,8 @@ static int partial_add(struct partial *p, uint32_t off, const uint8_t *data, siz
     memcpy(p->buf + off, data, n);
     p->have[i / 64] |= 1ull << (i % 64);
     p->ngot++;
+    if (i + 1 > p->high)
+      p->high = i + 1;
     while (p->cum < p->nfrags && ((p->have[p->cum / 64] >> (p->cum % 64)) & 1))
       p->cum++;
     return p->ngot == p->nfrags;
@@ -496,7 +516,9 @@ static void send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned type,
                           origin, rid);
   size_t n = 0;
   if (p) {
-    uint32_t nbits = p->nfrags - p->cum;
+    /* Bits only up to the highest fragment held: in the usual in-order
+     * case the ACK is just the count. */
+    uint32_t nbits = p->high > p->cum ? p->high - p->cum : 0;
     if (nbits > ACK_BITS) nbits = ACK_BITS;
     put32(buf, p->cum);
     put32(buf + 4, nbits);
@@ -687,7 +709,7 @@ static void forward_transmit(struct centry *e, int again)
 {
   if (e->fwd_dst == self) {
     if (!again)
-      local_enqueue(e->origin, self, e->type, e->rid, e->oneway, 1, e->payload, e->len);
+      local_enqueue(e->origin, self, e->type, e->rid, e->oneway, e->hops + 1, e->payload, e->len);
     return;
   }
   if (e->x) {
@@ -697,6 +719,7 @@ static void forward_transmit(struct centry *e, int again)
   struct xfer *x = xfer_new(e->fwd_dst, K_REQ, e->type, e->oneway ? F_ONEWAY : 0, e->origin,
                             e->rid, e->payload, e->len);
   x->entry = e;
+  x->hops = e->hops + 1;
   if (x->nfrags == 1 && !e->oneway) {
     send_frag(x, 0, again);
     xfer_free(x);
@@ -704,6 +727,7 @@ static void forward_transmit(struct centry *e, int again)
     /* The target probably has it all; ask before sending megabytes again. */
     struct hdr h = hdr_make(K_PROBE, e->type, 0, e->fwd_dst, e->origin, e->rid);
     h.low = low_seen[e->origin];
+    h.hops = (uint8_t)(e->hops + 1);
     dgram_send(e->fwd_dst, &h, NULL, 0, 1);
     xfer_free(x);
   } else {
@@ -736,14 +760,17 @@ static void handle_dup(struct centry *e, unsigned src, int multi)
 /* ---- delivering requests ------------------------------------------------------- */
 
 static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid, int oneway,
-                    int forwarded, const void *data, size_t len)
+                    unsigned hops, const void *data, size_t len)
 {
-  struct centry *e = forwarded ? centry_find(origin, rid) : NULL;
+  struct centry *e = centry_find(origin, rid);
   if (e) {
+    /* A forwarded request visiting us again (hops > e->hops): a new visit. */
     e->state = C_PENDING;
+    e->from = from;
   } else {
     e = centry_new(origin, rid, type, from, oneway);
   }
+  e->hops = hops;
   if (from != self)
     DSM__STAT_MSG(recv, type, len);
   dsm__handler_t fn = handlers[type];
@@ -764,12 +791,12 @@ static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid,
 }
 
 static void local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_t rid, int oneway,
-                          int forwarded, const void *data, size_t len)
+                          unsigned hops, const void *data, size_t len)
 {
   struct local *l = calloc(1, sizeof *l);
   DSM__ASSERT(l);
   l->origin = origin; l->from = from; l->type = type; l->rid = rid;
-  l->oneway = oneway; l->forwarded = forwarded;
+  l->oneway = oneway; l->hops = hops;
   l->data = dup_bytes(data, len);
   l->len = len;
   if (lq_tail) lq_tail->next = l; else lq_head = l;
@@ -778,6 +805,8 @@ static void local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_
 }
 
 /* ---- receiving datagrams -------------------------------------------------------- */
+
+static uint32_t frag_size_for(const struct sockaddr_in *a);
 
 static void bad(const char *why, const struct sockaddr_in *from)
 {
@@ -795,14 +824,28 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
   if (h->rid < low_seen[origin])
     return;   /* a stale copy of something the origin already has */
   struct centry *e = centry_find(origin, h->rid);
-  if (e) {
+  if (e && (h->hops <= e->hops || h->kind == K_PROBE)) {
+    if (h->kind == K_REQ && multi && !e->oneway) {
+      /* A late fragment of a request we have whole: the sender missed our
+       * COMPLETE. Say it again; its PROBE will ask for the answer. */
+      send_ack(h->src, origin, h->rid, h->type, 0, NULL);
+      return;
+    }
     handle_dup(e, h->src, multi);
     return;
   }
-  struct rpart *r = NULL;
-  for (r = rparts; r; r = r->next)
+  struct rpart *r = NULL, **rp;
+  for (rp = &rparts; (r = *rp); rp = &r->next)
     if (r->origin == origin && r->rid == h->rid)
       break;
+  if (r && r->hops != h->hops) {
+    if (r->hops > h->hops)
+      return;   /* a stale copy from an earlier hop */
+    *rp = r->next;
+    partial_free(&r->p);
+    free(r);
+    r = NULL;
+  }
   if (h->kind == K_PROBE) {
     /* Unknown: we never saw the whole request. Show what we hold so the
      * sender resends the rest (an empty bitmap if we hold nothing). */
@@ -811,7 +854,7 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     return;
   }
   if (!multi) {
-    deliver(origin, h->src, h->type, h->rid, h->flags & F_ONEWAY, 0, p, n);
+    deliver(origin, h->src, h->type, h->rid, h->flags & F_ONEWAY, h->hops, p, n);
     return;
   }
   if (!r) {
@@ -822,6 +865,7 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
       return;   /* the sender will retry */
     }
     r->origin = origin; r->rid = h->rid; r->src = h->src; r->type = h->type; r->flags = h->flags;
+    r->hops = h->hops;
     r->next = rparts;
     rparts = r;
   }
@@ -836,7 +880,7 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     if (*pp == r) { *pp = r->next; break; }
   if (!(r->flags & F_ONEWAY))
     send_ack(h->src, origin, h->rid, h->type, 0, NULL);   /* stop its fragments */
-  deliver(origin, h->src, r->type, r->rid, r->flags & F_ONEWAY, 0, r->p.buf, r->p.total);
+  deliver(origin, h->src, r->type, r->rid, r->flags & F_ONEWAY, r->hops, r->p.buf, r->p.total);
   partial_free(&r->p);
   free(r);
 }
@@ -905,30 +949,66 @@ static void on_ack(const struct hdr *h, const uint8_t *p, size_t n)
   uint32_t cum = get32(p), nbits = get32(p + 4);
   if (cum > x->nfrags || nbits > x->nfrags - cum || n < 8 + (size_t)(nbits + 7) / 8)
     return;
-  uint32_t before = x->nacked, high = 0;
-  for (uint32_t i = 0; i < cum; i++)
-    if (!frag_acked(x, i)) { x->acked[i / 64] |= 1ull << (i % 64); x->nacked++; }
+  uint32_t before = x->nacked, high = 0, sample = UINT32_MAX;
+  for (uint32_t i = x->low_unacked; i < cum; i++)
+    if (!frag_acked(x, i)) {
+      x->acked[i / 64] |= 1ull << (i % 64);
+      x->nacked++;
+      sample = i;
+    }
   for (uint32_t b = 0; b < nbits; b++) {
     uint32_t i = cum + b;
     if ((p[8 + b / 8] >> (b % 8)) & 1) {
       high = i;
-      if (!frag_acked(x, i)) { x->acked[i / 64] |= 1ull << (i % 64); x->nacked++; }
+      if (!frag_acked(x, i)) {
+        x->acked[i / 64] |= 1ull << (i % 64);
+        x->nacked++;
+        sample = i;
+      }
+    }
+  }
+  /* A window of large fragments takes longer to drain than a small request
+   * takes to answer, so each message keeps its own RTT estimate from the
+   * fragments it got ACKs for (never from resent ones: Karn's rule). */
+  if (sample != UINT32_MAX && !((x->resent[sample / 64] >> (sample % 64)) & 1) &&
+      x->sent_at[sample]) {
+    uint64_t rtt = now - x->sent_at[sample];
+    if (!x->srtt) {
+      x->srtt = rtt;
+      x->rttvar = rtt / 2;
+    } else {
+      uint64_t err = rtt > x->srtt ? rtt - x->srtt : x->srtt - rtt;
+      x->rttvar = (3 * x->rttvar + err) / 4;
+      x->srtt = (7 * x->srtt + rtt) / 8;
     }
   }
   while (x->low_unacked < x->nfrags && frag_acked(x, x->low_unacked))
     x->low_unacked++;
   if (x->nacked > before) {
-    x->rto = peers[x->peer].rto;   /* progress resets the backoff */
+    x->rto = xfer_rto(x);   /* progress resets the backoff */
     timer_set(x, now + x->rto);
   }
   /* Fast retransmit: a hole below a fragment that arrived was lost, if it
    * was sent long enough ago for its ACK to have come back. */
-  uint64_t thresh = peers[x->peer].srtt ? peers[x->peer].srtt : RTO_MIN;
+  uint64_t thresh = x->srtt ? x->srtt + x->rttvar : RTO_MIN;
   if (thresh < 300000) thresh = 300000;
   for (uint32_t i = x->low_unacked; i < high && i < x->next_new; i++)
-    if (!frag_acked(x, i) && now - x->sent_at[i] > thresh)
+    if (!frag_acked(x, i) && now - x->sent_at[i] > thresh) {
+      DSM__DEBUG("fast retransmit of fragment %u of %u to rank %u (high %u)", i, x->nfrags,
+                 x->peer, high);
       send_frag(x, i, 1);
+    }
   fill_window(x);
+}
+
+/* Bootstrap and shutdown calls wait on every rank, so they are often
+ * pending for long; but their answers come in a burst, and at shutdown the
+ * master only lingers briefly. Their retransmissions stay frequent. */
+#define RTO_CTL (40 * MS)
+static uint64_t rto_cap(const struct xfer *x)
+{
+  return x->call && (x->call->type == DSM__MSG_EXIT || x->call->type == DSM__MSG_HELLO) ?
+         RTO_CTL : RTO_MAX;
 }
 
 static void on_pending(const struct hdr *h)
@@ -939,7 +1019,7 @@ static void on_pending(const struct hdr *h)
   uint64_t now = dsm__now_ns();
   c->last_alive = now;
   /* Deferred (a barrier, a lock held elsewhere): retransmit less often. */
-  c->x->rto = c->x->rto * 2 > RTO_MAX ? RTO_MAX : c->x->rto * 2;
+  c->x->rto = c->x->rto * 2 > rto_cap(c->x) ? rto_cap(c->x) : c->x->rto * 2;
   timer_set(c->x, now + c->x->rto);
 }
 
@@ -968,7 +1048,7 @@ static void on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from)
     if (self == 0 && h.kind == K_REQ && h.type == DSM__MSG_HELLO && !dsm__peers_known) {
       pe->addr = *from;
       pe->known = 1;
-      pe->fsz = (ntohl(from->sin_addr.s_addr) >> 24) == 127 ? FSZ_LO : FSZ_WAN;
+      pe->fsz = frag_size_for(from);
     } else {
       bad("unknown source address", from);
       return;
@@ -1050,13 +1130,18 @@ static void on_timeout(struct xfer *x, uint64_t now)
   } else {
     /* Resend every unacknowledged fragment in flight; the ACKs that come
      * back restart the normal flow. */
+    unsigned cnt = 0;
     for (uint32_t i = x->low_unacked; i < x->next_new; i++)
-      if (!frag_acked(x, i))
+      if (!frag_acked(x, i)) {
         send_frag(x, i, 1);
+        cnt++;
+      }
+    DSM__DEBUG("timeout: resent %u of %u fragments to rank %u (rto %llu us, acked %u)", cnt,
+               x->nfrags, x->peer, (unsigned long long)x->rto / 1000, x->nacked);
     if (x->next_new == x->low_unacked)
       fill_window(x);
   }
-  x->rto = x->rto * 2 > RTO_MAX ? RTO_MAX : x->rto * 2;
+  x->rto = x->rto * 2 > rto_cap(x) ? rto_cap(x) : x->rto * 2;
   timer_set(x, now + x->rto);
 }
 
@@ -1076,14 +1161,37 @@ static void *service(void *arg)
       struct local *l = lq_head;
       lq_head = l->next;
       if (!lq_head) lq_tail = NULL;
-      struct centry *e = l->forwarded ? NULL : centry_find(l->origin, l->rid);
-      if (e)
+      struct centry *e = centry_find(l->origin, l->rid);
+      if (e && l->hops <= e->hops)
         handle_dup(e, self, 0);
       else
-        deliver(l->origin, l->from, l->type, l->rid, l->oneway, l->forwarded, l->data, l->len);
+        deliver(l->origin, l->from, l->type, l->rid, l->oneway, l->hops, l->data, l->len);
       free(l->data);
       free(l);
     }
+    /* Read everything queued before looking at timers: an ACK waiting in
+     * the socket must not let a retransmission timer fire spuriously. */
+    int backlog = 0;
+    if (sock >= 0) {
+      int got = 0;
+      for (; got < 4096 && !svc_stop; got++) {
+        struct sockaddr_in from;
+        socklen_t fl = sizeof from;
+        ssize_t n = recvfrom(sock, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+        if (n < 0)
+          break;
+        if (fl != sizeof from || from.sin_family != AF_INET) {
+          DSM__STAT_INC(bad_datagrams);
+          continue;
+        }
+        on_datagram(buf, (size_t)n, &from);
+      }
+      backlog = got == 4096;
+    }
+    if (svc_stop)
+      break;
+    if (backlog || lq_head)
+      continue;    /* still busy: timers wait until the queue is empty */
     uint64_t now = dsm__now_ns(), next = now + 1000 * MS;
     for (struct xfer *x = timers, *nx; x; x = nx) {
       nx = x->tnext;
@@ -1122,23 +1230,7 @@ static void *service(void *arg)
       else if (rd == 0 || (fds[2].revents & (POLLHUP | POLLERR)))
         dsm__fatal(DSM__EXIT_PEER_LOST, "launcher went away");
     }
-    if (sock >= 0 && (fds[1].revents & POLLIN)) {
-      /* Drain a bounded batch so timers and local work are not starved. */
-      for (int i = 0; i < 256; i++) {
-        struct sockaddr_in from;
-        socklen_t fl = sizeof from;
-        ssize_t n = recvfrom(sock, buf, sizeof buf, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-        if (n < 0)
-          break;
-        if (fl != sizeof from || from.sin_family != AF_INET) {
-          DSM__STAT_INC(bad_datagrams);
-          continue;
-        }
-        on_datagram(buf, (size_t)n, &from);
-        if (svc_stop)
-          break;
-      }
-    }
+    /* Datagrams are read at the top of the loop. */
   }
   pthread_mutex_unlock(&mu);
   return NULL;
@@ -1193,6 +1285,8 @@ void dsm__tp_call_many(dsm__call_t *cs, unsigned n)
   if (!n) return;
   struct call *c = calloc(n, sizeof *c);
   DSM__ASSERT(c);
+  /* A handler that waits for a reply would stop the thread that delivers it. */
+  DSM__ASSERT(!svc_running || !pthread_equal(pthread_self(), svc));
   unsigned left = n;
   pthread_mutex_lock(&mu);
   DSM__ASSERT(svc_running);
@@ -1359,11 +1453,18 @@ static int parse_addr(const char *s, struct sockaddr_in *a)
   return inet_pton(AF_INET, host, &a->sin_addr) == 1 ? 0 : -1;
 }
 
+static uint32_t frag_size_for(const struct sockaddr_in *a)
+{
+  if (frag_force)
+    return frag_force;
+  return (ntohl(a->sin_addr.s_addr) >> 24) == 127 ? FSZ_LO : FSZ_WAN;
+}
+
 static void set_peer(unsigned r, const struct sockaddr_in *a)
 {
   peers[r].addr = *a;
   peers[r].known = 1;
-  peers[r].fsz = (ntohl(a->sin_addr.s_addr) >> 24) == 127 ? FSZ_LO : FSZ_WAN;
+  peers[r].fsz = frag_size_for(a);
 }
 
 static void open_socket(const struct sockaddr_in *master)
@@ -1441,6 +1542,9 @@ void dsm__tp_init(unsigned rank, unsigned size)
   }
   rnd_state = (dsm__now_ns() ^ ((uint64_t)getpid() << 32) ^ rank) | 1;
   lifeline = (int)dsm__env_long("DSM_LIFELINE", -1, -1, 1 << 20);
+  frag_force = (uint32_t)dsm__env_long("DSM_FRAG", 0, 0, FSZ_LO);
+  if (frag_force && frag_force < FSZ_MIN)
+    dsm__fatal(DSM__EXIT_FATAL, "DSM_FRAG must be 0 or at least %d", FSZ_MIN);
   handlers[DSM__MSG_HELLO] = on_hello;
   handlers[DSM__MSG_EXIT] = on_exit_req;
   wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -1520,14 +1624,16 @@ void dsm__tp_shutdown(void)
       pthread_mutex_unlock(&mu);
       for (unsigned i = 0; i < nprocs - 1; i++)
         dsm__tp_reply(exit_h[i], NULL, 0);
-      /* Linger to answer EXITs whose reply was lost: at least 100 ms, then
-       * until 100 ms pass without a datagram, at most 1 s. */
+      /* Linger to answer EXITs whose reply was lost: until 200 ms pass
+       * without a datagram (five EXIT retransmission periods, RTO_CTL), at
+       * most 3 s. A rank that still misses its answer exits normally after
+       * DSM_TIMEOUT. */
       uint64_t start = dsm__now_ns();
       pthread_mutex_lock(&mu);
       last_recv = start;
       for (;;) {
         uint64_t now = dsm__now_ns();
-        if (now - start > 1000 * MS || (now - start >= 100 * MS && now - last_recv >= 100 * MS))
+        if (now - start > 3000 * MS || now - last_recv >= 200 * MS)
           break;
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);

@@ -121,7 +121,7 @@ static void on_barrier(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
-struct barrier_call { unsigned id; dsm__red_t *red; int gc; };
+struct barrier_call { unsigned id; dsm__red_t *red; int allow_gc; int gc; };
 
 static void barrier_impl(void *arg)
 {
@@ -135,7 +135,7 @@ static void barrier_impl(void *arg)
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
   dsm__release();
-  int want_gc = dsm__team == dsm__nprocs && dsm__gc_wanted();
+  int want_gc = c->allow_gc && dsm__team == dsm__nprocs && dsm__gc_wanted();
   dsm__buf_u32(&b, c->id);
   dsm__buf_u32(&b, dsm__team);
   dsm__buf_u32(&b, (uint32_t)want_gc);
@@ -171,7 +171,7 @@ static void barrier_impl(void *arg)
   c->gc = (int)gc;
 }
 
-void dsm__barrier_red(unsigned id, dsm__red_t *red)
+static void barrier_common(unsigned id, dsm__red_t *red, int allow_gc)
 {
   if (dsm__nprocs == 1 || dsm__team == 1) {
     if (red)
@@ -179,10 +179,21 @@ void dsm__barrier_red(unsigned id, dsm__red_t *red)
     DSM__STAT_INC(barriers);
     return;
   }
-  struct barrier_call c = { id, red, 0 };
+  struct barrier_call c = { id, red, allow_gc, 0 };
   dsm__on_private_stack(barrier_impl, &c);
   if (c.gc)
     dsm__gc_run();
+}
+
+void dsm__barrier_red(unsigned id, dsm__red_t *red)
+{
+  barrier_common(id, red, 1);
+}
+
+/* The barrier inside a garbage collection neither asks for nor runs one. */
+void dsm__barrier_nogc(void)
+{
+  barrier_common(0xffffffffu, NULL, 0);
 }
 
 void dsm_barrier(unsigned id)

@@ -1,0 +1,371 @@
+/*
+ * lock.c — distributed locks (TreadMarks): a static manager per lock and a
+ * distributed queue made of "last requester" pointers.
+ *
+ * The manager of lock id is rank id % nprocs. It remembers only the last
+ * process that asked for the lock and forwards each new request to it: that
+ * process is the requester's predecessor in the queue. The predecessor
+ * answers the request (the grant goes straight to the requester) when it
+ * releases the lock, or at once if it holds the lock idle. So consistency
+ * data moves lazily: the grant carries the interval records the requester
+ * lacks (it sent its known vector with the request), and only when the
+ * acquire really reaches the releaser. A process that released the lock last
+ * and saw no request since re-acquires it without any message.
+ *
+ * Holder side, per lock: have_token (this process is the current end of the
+ * lock's history: the lock is here, held or idle), held (the application
+ * holds it) and at most one successor: the manager forwards a request only
+ * to the last requester and then makes the new requester the last, so each
+ * place in the queue has one successor. A successor may arrive before the
+ * token itself (its predecessor is still waiting): it waits in `next`.
+ *
+ * A try-acquire (omp_test_lock) goes the same way, but the predecessor
+ * answers at once: yes with the lock if it holds it idle, else no. In the no
+ * case the requester still took a place in the queue, so the predecessor
+ * keeps it as a "phantom" successor and, at its release, sends the lock to it
+ * as a one-way TOKEN that the requester's service thread keeps (idle) and
+ * passes on to its own successor if one is waiting. The queue is never
+ * broken and no request is ever retried. While that place is pending, the
+ * process must not take a second one (it would then have two successors):
+ * a plain acquire waits for the TOKEN instead of asking the manager, and a
+ * further try fails at once.
+ *
+ * Condition variables (cond.c) put woken waiters into the same queue.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "runtime.h"
+#include "transport.h"
+#include "lock.h"
+
+struct succ {
+  int present;
+  int phantom;          /* a failed try: send the token one-way */
+  unsigned rank;
+  dsm__reqh_t h;
+  uint32_t *known;
+};
+
+struct dsm__lk {
+  unsigned id;
+  struct dsm__lk *chain;
+  /* holder side */
+  int have_token, held;
+  int phantoms;         /* failed tries whose TOKEN has not come (may dip to
+                           -1: the TOKEN can overtake the "no") */
+  int want;             /* the application waits for that TOKEN */
+  struct succ next;
+  /* manager side */
+  unsigned last;
+  dsm__cwait_t *cwaiters;
+};
+
+#define NBUCKETS 256
+static dsm__lk_t *buckets[NBUCKETS];
+static pthread_cond_t token_cv = PTHREAD_COND_INITIALIZER;   /* a TOKEN came */
+
+unsigned dsm__lk_manager(unsigned id) { return id % dsm__nprocs; }
+int dsm__lk_held(dsm__lk_t *lk) { return lk->held; }
+dsm__cwait_t **dsm__lk_cwaiters(dsm__lk_t *lk) { return &lk->cwaiters; }
+
+dsm__lk_t *dsm__lk_get(unsigned id)
+{
+  unsigned b = (id * 2654435761u) >> 24;
+  for (dsm__lk_t *lk = buckets[b]; lk; lk = lk->chain)
+    if (lk->id == id)
+      return lk;
+  dsm__lk_t *lk = calloc(1, sizeof *lk);
+  if (!lk) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  lk->id = id;
+  /* Before anyone asks, the lock is idle at its manager. */
+  lk->last = dsm__lk_manager(id);
+  lk->have_token = lk->last == dsm__rank;
+  lk->chain = buckets[b];
+  buckets[b] = lk;
+  return lk;
+}
+
+static uint32_t *vt_copy(const uint32_t *vt)
+{
+  uint32_t *c = malloc(dsm__nprocs * sizeof(uint32_t));
+  if (!c) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  memcpy(c, vt, dsm__nprocs * sizeof(uint32_t));
+  return c;
+}
+
+/* Grant reply / TOKEN payload: ok flag, then the records the receiver lacks. */
+static void grant(dsm__reqh_t h, const uint32_t *known)
+{
+  dsm__buf_t b = { 0 };
+  dsm__buf_u32(&b, 1);
+  dsm__intervals_encode(&b, known);
+  dsm__tp_reply(h, b.p, b.len);
+  dsm__buf_free(&b);
+}
+
+/* The lock is here and idle and a successor waits: hand it over. */
+static void pass_token(dsm__lk_t *lk, unsigned id)
+{
+  DSM__ASSERT(lk->have_token && !lk->held && lk->next.present);
+  struct succ n = lk->next;
+  memset(&lk->next, 0, sizeof lk->next);
+  DSM__DEBUG("lock %u: passed to rank %u%s", id, n.rank, n.phantom ? " (token)" : "");
+  lk->have_token = 0;
+  if (!n.phantom) {
+    grant(n.h, n.known);
+  } else if (n.rank == dsm__rank) {
+    lk->have_token = 1;          /* our own failed try: we simply keep it */
+  } else {
+    dsm__buf_t b = { 0 };
+    dsm__buf_u32(&b, DSM__LK_TOKEN);
+    dsm__buf_u32(&b, id);
+    dsm__intervals_encode(&b, n.known);
+    dsm__tp_send(n.rank, DSM__MSG_LOCK, b.p, b.len);
+    dsm__buf_free(&b);
+  }
+  free(n.known);
+}
+
+/* A request reached its predecessor in the queue (this process). */
+static void holder_request(dsm__lk_t *lk, unsigned id, dsm__reqh_t h, unsigned origin,
+                           const uint32_t *known, int try)
+{
+  if (lk->next.present)
+    dsm__fatal(DSM__EXIT_FATAL, "lock %u: rank %u got a second successor (rank %u after %u)",
+               id, dsm__rank, origin, lk->next.rank);
+  if (lk->have_token && !lk->held) {
+    lk->have_token = 0;
+    grant(h, known);
+    return;
+  }
+  lk->next.present = 1;
+  lk->next.phantom = try;
+  lk->next.rank = origin;
+  lk->next.h = h;
+  lk->next.known = vt_copy(known);
+  if (try) {
+    uint32_t no = 0;
+    dsm__tp_reply(h, &no, sizeof no);
+  }
+}
+
+unsigned dsm__lk_enqueue(dsm__lk_t *lk, unsigned rank)
+{
+  unsigned prev = lk->last;
+  lk->last = rank;
+  return prev;
+}
+
+static void route(dsm__lk_t *lk, unsigned id, unsigned prev, dsm__reqh_t h, unsigned origin,
+                  const uint32_t *known, int try)
+{
+  if (prev == dsm__rank) {
+    holder_request(lk, id, h, origin, known, try);
+    return;
+  }
+  dsm__buf_t b = { 0 };
+  dsm__buf_u32(&b, DSM__LK_HREQ);
+  dsm__buf_u32(&b, id);
+  dsm__buf_u32(&b, (uint32_t)try);
+  dsm__vt_encode(&b, known);
+  dsm__tp_forward(h, prev, b.p, b.len);
+  dsm__buf_free(&b);
+}
+
+void dsm__lk_route(dsm__lk_t *lk, unsigned id, unsigned prev, dsm__reqh_t h, unsigned origin,
+                   const uint32_t *known)
+{
+  route(lk, id, prev, h, origin, known, 0);
+}
+
+/* LOCK and COND requests. Payload: op, then per op. */
+static void on_lock(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  unsigned op = dsm__rd_u32(&r);
+  if (op >= DSM__CV_WAIT) {
+    dsm__cond_handle(m, &r, op);
+    return;
+  }
+  unsigned id = dsm__rd_u32(&r);
+  uint32_t *known = malloc(dsm__nprocs * sizeof(uint32_t));
+  if (!known) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  pthread_mutex_lock(&dsm__mu);
+  dsm__lk_t *lk = dsm__lk_get(id);
+  DSM__DEBUG("lock %u: op %u from rank %u via %u (last %u, token %d, held %d, phantoms %d)",
+             id, op, m->origin, m->from, lk->last, lk->have_token, lk->held, lk->phantoms);
+  switch (op) {
+  case DSM__LK_ACQ:
+  case DSM__LK_TRY:
+    if (dsm__vt_decode(&r, known) < 0 || r.bad || dsm__lk_manager(id) != dsm__rank)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed LOCK request from rank %u", m->origin);
+    route(lk, id, dsm__lk_enqueue(lk, m->origin), dsm__reqh(m), m->origin, known,
+          op == DSM__LK_TRY);
+    break;
+  case DSM__LK_HREQ: {
+    uint32_t try = dsm__rd_u32(&r);
+    if (dsm__vt_decode(&r, known) < 0 || r.bad)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed forwarded LOCK request from rank %u", m->from);
+    holder_request(lk, id, dsm__reqh(m), m->origin, known, try != 0);
+    break;
+  }
+  case DSM__LK_TOKEN:
+    if (dsm__intervals_decode(&r) < 0 || lk->have_token)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed lock TOKEN from rank %u", m->origin);
+    lk->have_token = 1;
+    lk->phantoms--;
+    if (lk->want)
+      pthread_cond_broadcast(&token_cv);
+    else if (lk->next.present && !lk->held)
+      pass_token(lk, id);
+    break;
+  default:
+    dsm__fatal(DSM__EXIT_FATAL, "unknown LOCK operation %u from rank %u", op, m->origin);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+  free(known);
+  if (op == DSM__LK_TOKEN)
+    dsm__tp_reply(dsm__reqh(m), NULL, 0);
+}
+
+void dsm__lk_take_grant(unsigned id, const void *reply, size_t len)
+{
+  dsm__rd_t r = dsm__rd(reply, len);
+  if (dsm__rd_u32(&r) != 1)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed grant of lock %u", id);
+  pthread_mutex_lock(&dsm__mu);
+  if (dsm__intervals_decode(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in the grant of lock %u", id);
+  dsm__acquire();
+  dsm__lk_t *lk = dsm__lk_get(id);
+  DSM__ASSERT(!lk->have_token && !lk->held);
+  lk->have_token = 1;
+  lk->held = 1;
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+struct lock_call { unsigned id; int try; int ok; };
+
+static void acquire_impl(void *p)
+{
+  struct lock_call *c = p;
+  pthread_mutex_lock(&dsm__mu);
+  dsm__lk_t *lk = dsm__lk_get(c->id);
+  if (lk->held) {
+    pthread_mutex_unlock(&dsm__mu);
+    if (c->try) {
+      c->ok = 0;
+      return;
+    }
+    dsm__fatal(DSM__EXIT_FATAL, "rank %u acquires lock %u, which it already holds "
+               "(DSM locks are not recursive)", dsm__rank, c->id);
+  }
+  if (lk->have_token) {
+    /* Released here last and nobody asked since: no message. (Or it
+     * came with a TOKEN, whose records the service thread stored: apply.) */
+    lk->held = 1;
+    dsm__acquire();
+    pthread_mutex_unlock(&dsm__mu);
+    DSM__STAT_INC(lock_acquires);
+    c->ok = 1;
+    return;
+  }
+  if (lk->phantoms > 0) {
+    /* Our failed try holds a place in the queue: wait for it to come. */
+    if (c->try) {
+      pthread_mutex_unlock(&dsm__mu);
+      c->ok = 0;
+      return;
+    }
+    uint64_t t0 = dsm__now_ns();
+    lk->want = 1;
+    while (!lk->have_token)
+      pthread_cond_wait(&token_cv, &dsm__mu);
+    lk->want = 0;
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    lk->held = 1;
+    dsm__acquire();              /* the TOKEN's records are in the store */
+    pthread_mutex_unlock(&dsm__mu);
+    DSM__STAT_INC(lock_acquires);
+    DSM__STAT_INC(lock_remote);
+    c->ok = 1;
+    return;
+  }
+  DSM__ASSERT(dsm__nprocs > 1);
+  dsm__buf_t b = { 0 };
+  dsm__buf_u32(&b, c->try ? DSM__LK_TRY : DSM__LK_ACQ);
+  dsm__buf_u32(&b, c->id);
+  dsm__vt_encode(&b, dsm__known);
+  pthread_mutex_unlock(&dsm__mu);
+
+  void *reply = NULL;
+  size_t len = 0;
+  dsm__tp_call(dsm__lk_manager(c->id), DSM__MSG_LOCK, b.p, b.len, &reply, &len);
+  dsm__buf_free(&b);
+  DSM__STAT_INC(lock_remote);
+  uint32_t ok = 0;
+  if (len >= 4) memcpy(&ok, reply, 4);
+  c->ok = ok == 1;
+  if (c->ok) {
+    dsm__lk_take_grant(c->id, reply, len);
+    DSM__STAT_INC(lock_acquires);
+  } else {
+    pthread_mutex_lock(&dsm__mu);
+    dsm__lk_get(c->id)->phantoms++;
+    pthread_mutex_unlock(&dsm__mu);
+  }
+  free(reply);
+}
+
+void dsm__lk_release_locked(dsm__lk_t *lk, unsigned id)
+{
+  if (!lk->held)
+    dsm__fatal(DSM__EXIT_FATAL, "rank %u releases lock %u, which it does not hold",
+               dsm__rank, id);
+  lk->held = 0;
+  dsm__release();
+  if (lk->next.present)
+    pass_token(lk, id);
+}
+
+static void release_impl(void *p)
+{
+  unsigned id = *(unsigned *)p;
+  pthread_mutex_lock(&dsm__mu);
+  dsm__lk_release_locked(dsm__lk_get(id), id);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm_lock_acquire(unsigned id)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_lock_acquire called before dsm_startup");
+  struct lock_call c = { id, 0, 0 };
+  dsm__on_private_stack(acquire_impl, &c);
+}
+
+int dsm__lock_try(unsigned id)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "omp_test_lock called before dsm_startup");
+  struct lock_call c = { id, 1, 0 };
+  dsm__on_private_stack(acquire_impl, &c);
+  return c.ok;
+}
+
+void dsm_lock_release(unsigned id)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_lock_release called before dsm_startup");
+  dsm__on_private_stack(release_impl, &id);
+}
+
+void dsm__lock_init(void);
+void dsm__lock_init(void)
+{
+  dsm__tp_handle(DSM__MSG_LOCK, on_lock);
+  dsm__tp_handle(DSM__MSG_COND, on_lock);
+}

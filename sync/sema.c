@@ -1,0 +1,266 @@
+/*
+ * sema.c — counting semaphores with a static manager (rank id % nprocs).
+ *
+ * The manager holds the count and a FIFO of waiting processes. Each
+ * operation is one request and one reply:
+ *   signal  a release: the request carries every interval record the
+ *           manager may lack (not only the signaller's own: a waiter must also
+ *           see what the signaller had acquired from others before it
+ *           signalled, and the manager is the only way the records travel).
+ *           The signaller remembers what it sent and what the manager said it
+ *           holds (the reply's known vector), so records are seldom sent
+ *           twice. The manager stores the records, wakes the first waiter or
+ *           counts the signal, and acknowledges.
+ *   wait    an acquire: the request carries the waiter's known vector; the
+ *           manager answers at once if the count is positive, else when a
+ *           signal comes, with every record the waiter lacks.
+ * dsm_sema_init(id, value) sets the count at the manager. It is not ordered
+ * with other processes' operations: call it before anyone else uses the
+ * semaphore (e.g. before a barrier). Waiters already queued are woken as far
+ * as the new count allows.
+ * In a job of one process everything is local; waiting on a zero count there
+ * could never end and is an error.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "runtime.h"
+#include "transport.h"
+
+enum { SEMA_INIT = 1, SEMA_WAIT, SEMA_SIGNAL };
+
+struct waiter {
+  dsm__reqh_t h;
+  uint32_t *known;
+  struct waiter *next;
+};
+
+struct sema {
+  unsigned id;
+  long count;
+  struct waiter *head, **tail;
+  struct sema *chain;
+};
+
+#define NBUCKETS 256
+static struct sema *buckets[NBUCKETS];   /* under dsm__mu */
+static uint32_t **sent_to;               /* sent_to[m]: records manager m holds */
+
+static struct sema *sema_get(unsigned id)
+{
+  unsigned b = (id * 2654435761u) >> 24;
+  for (struct sema *s = buckets[b]; s; s = s->chain)
+    if (s->id == id)
+      return s;
+  struct sema *s = calloc(1, sizeof *s);
+  if (!s) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  s->id = id;
+  s->tail = &s->head;
+  s->chain = buckets[b];
+  buckets[b] = s;
+  return s;
+}
+
+static unsigned manager(unsigned id) { return id % dsm__nprocs; }
+
+static void answer_waiter(struct waiter *w)
+{
+  dsm__buf_t b = { 0 };
+  dsm__intervals_encode(&b, w->known);
+  dsm__tp_reply(w->h, b.p, b.len);
+  dsm__buf_free(&b);
+  free(w->known);
+  free(w);
+}
+
+/* Under dsm__mu: consume the count for as many waiters as it allows. */
+static void wake(struct sema *s)
+{
+  while (s->count > 0 && s->head) {
+    struct waiter *w = s->head;
+    s->head = w->next;
+    if (!s->head) s->tail = &s->head;
+    s->count--;
+    answer_waiter(w);
+  }
+}
+
+/* SEMA request: op, id, then INIT: value; WAIT: known vt; SIGNAL: records. */
+static void on_sema(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint32_t op = dsm__rd_u32(&r), id = dsm__rd_u32(&r);
+  if (r.bad || manager(id) != dsm__rank)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed SEMA request from rank %u", m->origin);
+  pthread_mutex_lock(&dsm__mu);
+  struct sema *s = sema_get(id);
+  int reply_known = 0;
+  switch (op) {
+  case SEMA_INIT: {
+    int32_t v = (int32_t)dsm__rd_u32(&r);
+    if (r.bad) dsm__fatal(DSM__EXIT_FATAL, "malformed SEMA request from rank %u", m->origin);
+    s->count = v;
+    wake(s);
+    break;
+  }
+  case SEMA_WAIT: {
+    struct waiter *w = calloc(1, sizeof *w);
+    uint32_t *known = malloc(dsm__nprocs * sizeof(uint32_t));
+    if (!w || !known) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    if (dsm__vt_decode(&r, known) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed SEMA request from rank %u", m->origin);
+    w->h = dsm__reqh(m);
+    w->known = known;
+    *s->tail = w;
+    s->tail = &w->next;
+    wake(s);
+    pthread_mutex_unlock(&dsm__mu);
+    return;                      /* answered by wake(), now or later */
+  }
+  case SEMA_SIGNAL:
+    if (dsm__intervals_decode(&r) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in SEMA signal from rank %u",
+                 m->origin);
+    s->count++;
+    wake(s);
+    reply_known = 1;
+    break;
+  default:
+    dsm__fatal(DSM__EXIT_FATAL, "unknown SEMA operation %u from rank %u", op, m->origin);
+  }
+  dsm__buf_t b = { 0 };
+  if (reply_known)
+    dsm__vt_encode(&b, dsm__known);
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__tp_reply(dsm__reqh(m), b.p, b.len);
+  dsm__buf_free(&b);
+}
+
+struct sema_call { unsigned id; int value; };
+
+static void init_impl(void *p)
+{
+  struct sema_call *c = p;
+  uint32_t req[3] = { SEMA_INIT, c->id, (uint32_t)c->value };
+  dsm__tp_call(manager(c->id), DSM__MSG_SEMA, req, sizeof req, NULL, NULL);
+}
+
+static void wait_impl(void *p)
+{
+  struct sema_call *c = p;
+  dsm__buf_t b = { 0 };
+  pthread_mutex_lock(&dsm__mu);
+  dsm__buf_u32(&b, SEMA_WAIT);
+  dsm__buf_u32(&b, c->id);
+  dsm__vt_encode(&b, dsm__known);
+  pthread_mutex_unlock(&dsm__mu);
+  void *reply = NULL;
+  size_t len = 0;
+  dsm__tp_call(manager(c->id), DSM__MSG_SEMA, b.p, b.len, &reply, &len);
+  dsm__buf_free(&b);
+  dsm__rd_t r = dsm__rd(reply, len);
+  pthread_mutex_lock(&dsm__mu);
+  if (dsm__intervals_decode(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in the wake-up of semaphore %u",
+               c->id);
+  dsm__acquire();
+  pthread_mutex_unlock(&dsm__mu);
+  free(reply);
+}
+
+static void signal_impl(void *p)
+{
+  struct sema_call *c = p;
+  unsigned mgr = manager(c->id);
+  dsm__buf_t b = { 0 };
+  pthread_mutex_lock(&dsm__mu);
+  dsm__release();
+  dsm__buf_u32(&b, SEMA_SIGNAL);
+  dsm__buf_u32(&b, c->id);
+  dsm__intervals_encode(&b, sent_to[mgr]);
+  /* Whatever we hold now, the manager will hold once it answers. */
+  for (unsigned q = 0; q < dsm__nprocs; q++)
+    if (dsm__known[q] > sent_to[mgr][q]) sent_to[mgr][q] = dsm__known[q];
+  pthread_mutex_unlock(&dsm__mu);
+  void *reply = NULL;
+  size_t len = 0;
+  dsm__tp_call(mgr, DSM__MSG_SEMA, b.p, b.len, &reply, &len);
+  dsm__buf_free(&b);
+  uint32_t *theirs = malloc(dsm__nprocs * sizeof(uint32_t));
+  dsm__rd_t r = dsm__rd(reply, len);
+  if (!theirs || dsm__vt_decode(&r, theirs) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed SEMA acknowledgement from rank %u", mgr);
+  pthread_mutex_lock(&dsm__mu);
+  for (unsigned q = 0; q < dsm__nprocs; q++)
+    if (theirs[q] > sent_to[mgr][q]) sent_to[mgr][q] = theirs[q];
+  pthread_mutex_unlock(&dsm__mu);
+  free(theirs);
+  free(reply);
+}
+
+/* One process: the count is all there is. */
+static void local_op(unsigned id, int op, int value)
+{
+  pthread_mutex_lock(&dsm__mu);
+  struct sema *s = sema_get(id);
+  if (op == SEMA_INIT) s->count = value;
+  else if (op == SEMA_SIGNAL) s->count++;
+  else if (s->count > 0) s->count--;
+  else
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_wait(%u) on a zero count in a job of one process "
+               "would wait forever", id);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm_sema_init(unsigned id, int value)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_init called before dsm_startup");
+  if (value < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_init(%u, %d): negative initial value", id, value);
+  if (dsm__nprocs == 1) {
+    local_op(id, SEMA_INIT, value);
+    return;
+  }
+  struct sema_call c = { id, value };
+  dsm__on_private_stack(init_impl, &c);
+}
+
+void dsm_sema_wait(unsigned id)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_wait called before dsm_startup");
+  DSM__STAT_INC(sema_waits);
+  if (dsm__nprocs == 1) {
+    local_op(id, SEMA_WAIT, 0);
+    return;
+  }
+  struct sema_call c = { id, 0 };
+  dsm__on_private_stack(wait_impl, &c);
+}
+
+void dsm_sema_signal(unsigned id)
+{
+  if (!dsm__started)
+    dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_signal called before dsm_startup");
+  if (dsm__nprocs == 1) {
+    local_op(id, SEMA_SIGNAL, 0);
+    return;
+  }
+  struct sema_call c = { id, 0 };
+  dsm__on_private_stack(signal_impl, &c);
+}
+
+void dsm__sema_init(void);
+void dsm__sema_init(void)
+{
+  sent_to = calloc(dsm__nprocs, sizeof *sent_to);
+  if (!sent_to) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  for (unsigned m = 0; m < dsm__nprocs; m++) {
+    sent_to[m] = calloc(dsm__nprocs, sizeof(uint32_t));
+    if (!sent_to[m]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  dsm__tp_handle(DSM__MSG_SEMA, on_sema);
+}

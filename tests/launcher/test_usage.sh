@@ -1,0 +1,74 @@
+#!/bin/bash
+# test_usage.sh DSMRUN — bad usage gives "dsmrun: error: ..." and status 2;
+# --help and --version work.
+. "$(dirname "$0")/lib.sh"
+
+# bad CASE-NAME EXPECTED-MESSAGE-REGEX ARGS...
+bad() {
+  local name=$1 re=$2; shift 2
+  "$DSMRUN" "$@" >"$T/out" 2>"$T/err" </dev/null
+  local rc=$?
+  if [ $rc -eq 2 ] && grep -Eq "^dsmrun: error: .*$re" "$T/err" && [ ! -s "$T/out" ] \
+     && [ "$(wc -l <"$T/err")" -eq 1 ]; then
+    pass "$name"
+  else
+    fail "$name: status $rc, stderr: $(cat "$T/err")"
+  fi
+}
+
+printf 'okhost slots=2\n' >"$T/good-hosts"
+printf 'h1 slots=2\nh2 slots=zero\n' >"$T/bad-slots"
+printf 'h1 color=blue\n' >"$T/bad-field"
+printf 'h1 addr=not.an.ip\n' >"$T/bad-addr"
+printf '# only a comment\n\n' >"$T/empty-hosts"
+printf 'h1\n' >"$T/unreadable"; chmod 000 "$T/unreadable"
+
+bad "no arguments"            "missing -n"             
+bad "no program"              "missing the program"       -n 2
+bad "no -n"                   "missing -n"                true
+bad "N = 0"                   "at least 1"                -n 0 true
+bad "N < 0"                   "at least 1"                -n -3 true
+bad "N too large"             "at most 1024"              -n 100000 true
+bad "N not a number"          "whole number"              -n four true
+bad "-n without value"        "needs an argument"         -n
+bad "unknown long option"     "unknown option --frobnicate" -n 2 --frobnicate true
+bad "unknown short option"    "unknown option -q"         -n 2 -q true
+bad "bad transport"           "udp or verbs"              -n 2 --transport tcp true
+bad "bad timeout"             "--timeout"                 -n 2 --timeout 0 true
+bad "bad max-time"            "--max-time"                -n 2 --max-time soon true
+bad "missing hostfile"        "cannot read hostfile"      -n 2 --hostfile "$T/nope" true
+bad "hostfile is a directory" "cannot read hostfile"      -n 2 --hostfile "$T" true
+if [ "$(id -u)" -ne 0 ]; then
+  bad "unreadable hostfile"   "cannot read hostfile"      -n 2 --hostfile "$T/unreadable" true
+fi
+bad "bad slots in hostfile"   "bad-slots:2: bad slot count" -n 2 --hostfile "$T/bad-slots" true
+bad "unknown hostfile field"  "bad-field:1: unknown field 'color=blue'" -n 2 --hostfile "$T/bad-field" true
+bad "bad addr in hostfile"    "addr= needs an IPv4"       -n 2 --hostfile "$T/bad-addr" true
+bad "empty hostfile"          "names no host"             -n 2 --hostfile "$T/empty-hosts" true
+bad "bad --host slots"        "bad slot count"            -n 2 --host a:0 true
+bad "empty --host"            "empty host list"           -n 2 --host , true
+bad "--host and --hostfile"   "either --host or --hostfile" -n 2 --host a --hostfile "$T/good-hosts" true
+bad "launcher without {host}" "needs \\{host\\}"          -n 2 --launcher 'ssh' true
+bad "launcher quote"          "unterminated"              -n 2 --host a --launcher "x {host} 'oops" true
+bad "program not found"       "cannot find program"       -n 2 /nonexistent/prog-$$
+bad "program not in PATH"     "cannot find program"       -n 2 no-such-program-$$
+bad "unresolvable host"       "cannot resolve host"       -n 2 --host no-such-host-$$.invalid true
+
+# Options after the program belong to the program.
+"$DSMRUN" -n 1 echo -n --frobnicate >"$T/out" 2>"$T/err"
+check "options after the program are the program's" [ "$(cat "$T/out")" = "--frobnicate" ]
+"$DSMRUN" -n 1 -- echo x >"$T/out" 2>"$T/err"
+check "-- ends dsmrun's options" [ "$(cat "$T/out")" = "x" ]
+"$DSMRUN" --np=2 echo y >"$T/out" 2>"$T/err"
+check "--np=2 works" [ "$(cat "$T/out")" = "$(printf 'y\ny')" ]
+
+"$DSMRUN" --help >"$T/out" 2>"$T/err"
+check "--help exits 0" [ $? -eq 0 ]
+for opt in -n --np --host --hostfile --launcher --transport --stats --timeout --max-time \
+           --tag-output --verbose --help --version; do
+  check "--help mentions $opt" grep -q -- "$opt\\b" "$T/out"
+done
+"$DSMRUN" --version >"$T/out" 2>"$T/err"
+check "--version exits 0 and names dsmrun" grep -Eq '^dsmrun \(ompdsm\) [0-9]' "$T/out"
+
+finish

@@ -1,0 +1,1218 @@
+/*
+ * dsmrun.c — the job launcher: `dsmrun -n N prog args` starts N processes of
+ * prog, hands each its place in the job through the environment, forwards
+ * their output, and makes sure the job lives and dies as one.
+ *
+ * The environment is the contract with libdsm's bootstrap (dsm/transport.h):
+ * DSM_RANK, DSM_SIZE, DSM_MASTER=ip:port of rank 0, DSM_KEY (128 random bits
+ * that every datagram is checked against), DSM_TIMEOUT, DSM_TRANSPORT,
+ * DSM_STATS and DSM_LIFELINE.
+ *
+ * The lifeline is a pipe whose write end only dsmrun holds and never writes.
+ * When dsmrun dies, however it dies, the kernel closes that end and every rank
+ * sees POLLHUP on its read end, so a job cannot outlive its launcher. Ranks
+ * started through ssh get the pipe as their stdin (ssh forwards the EOF).
+ *
+ * Failure handling: the first rank to fail (non-zero status or a signal)
+ * stops the job. A rank that exits with 75 stopped because *another* rank
+ * failed, so dsmrun gives the culprit a moment to exit by itself and blames it
+ * rather than the first of its victims. Every rank runs in its own process
+ * group, so that killing a rank also kills whatever it forked (a shell's
+ * children, for instance).
+ *
+ * One thread, one poll() loop over a signalfd and the output pipes; deadlines
+ * (--max-time, the SIGTERM-to-SIGKILL escalation) are poll timeouts. There is
+ * no sleeping and no polling on a timer.
+ *
+ * Not done here: relaying stdin through a pipe. Rank 0 inherits dsmrun's
+ * stdin directly; when that is a terminal, rank 0 stays in dsmrun's process
+ * group so that it may read from it (a background group would get SIGTTIN).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dsm_config.h"
+#include "dsmrun.h"
+
+extern char **environ;
+
+/* The fd number at which local ranks find the lifeline (DSM_LIFELINE). A
+ * fixed number keeps the environment the same shape on every rank. */
+#define LIFELINE_FD 3
+
+/* Status of a rank that stopped because another rank failed
+ * (DSM__EXIT_PEER_LOST in dsm/dsm_internal.h). */
+#define EXIT_PEER_LOST 75
+
+/* How long SIGTERM gets before SIGKILL, and how long the culprit of a
+ * failure gets to exit by itself after its victims exited with 75. */
+#define KILL_GRACE_MS 2000
+#define BLAME_GRACE_MS 1000
+
+/* Longest line kept together; a longer line is forwarded in pieces. */
+#define LINE_MAX_BYTES 65536
+
+/* ---- small helpers --------------------------------------------------------- */
+
+static void verr(const char *fmt, va_list ap)
+{
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  /* One write so that the message does not interleave with ranks' output. */
+  char line[1100];
+  int n = snprintf(line, sizeof line, "dsmrun: error: %s\n", msg);
+  if (n > 0) {
+    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)w;
+  }
+}
+
+void dsmrun_usage_error(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  verr(fmt, ap);
+  va_end(ap);
+  exit(DSMRUN_EXIT_USAGE);
+}
+
+void dsmrun_die(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  verr(fmt, ap);
+  va_end(ap);
+  exit(1);
+}
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  char line[1100];
+  int n = snprintf(line, sizeof line, "dsmrun: %s\n", msg);
+  if (n > 0) {
+    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)w;
+  }
+}
+
+void *dsmrun_xmalloc(size_t n)
+{
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    dsmrun_die("out of memory");
+  return p;
+}
+
+char *dsmrun_xstrdup(const char *s)
+{
+  char *p = strdup(s);
+  if (!p)
+    dsmrun_die("out of memory");
+  return p;
+}
+
+char *dsmrun_xasprintf(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *p = NULL;
+  int n = vasprintf(&p, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    dsmrun_die("out of memory");
+  return p;
+}
+
+static int64_t now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const char *signame(int sig)
+{
+  static char buf[32];
+  const char *abbrev = sigabbrev_np(sig);
+  if (abbrev)
+    snprintf(buf, sizeof buf, "SIG%s", abbrev);
+  else
+    snprintf(buf, sizeof buf, "signal %d", sig);
+  return buf;
+}
+
+/* Write all of buf, waiting (not spinning) if fd is non-blocking. Errors
+ * such as EPIPE drop the output: the job must still be run and reaped. */
+static void write_all(int fd, const char *buf, size_t len)
+{
+  while (len > 0) {
+    ssize_t w = write(fd, buf, len);
+    if (w > 0) {
+      buf += w;
+      len -= (size_t)w;
+    } else if (w < 0 && errno == EINTR) {
+      continue;
+    } else if (w < 0 && errno == EAGAIN) {
+      struct pollfd p = { .fd = fd, .events = POLLOUT };
+      poll(&p, 1, -1);
+    } else {
+      return;
+    }
+  }
+}
+
+/* ---- options --------------------------------------------------------------- */
+
+typedef struct opts {
+  unsigned np;
+  const char *host_list;
+  const char *hostfile;
+  const char *launcher;
+  const char *transport;
+  int stats;
+  long timeout;       /* DSM_TIMEOUT, seconds */
+  double max_time;    /* wall-clock limit, seconds; 0 = none */
+  int tag_output;
+  int verbose;
+  char **prog;        /* prog and its arguments, NULL-terminated */
+} opts_t;
+
+static const char usage_text[] =
+  "Usage: dsmrun -n N [options] [--] prog [args...]\n"
+  "Start N processes of prog as one ompdsm job.\n"
+  "\n"
+  "  -n, --np N            number of processes (1..%d)\n"
+  "      --host LIST       hosts as host[:slots],... (default slots 1)\n"
+  "      --hostfile FILE   lines 'host [slots=K] [addr=IP]', '#' comments\n"
+  "      --launcher CMD    start the ranks of every host with CMD, where {host}\n"
+  "                        is replaced by the host name, e.g. 'ip netns exec {host}'.\n"
+  "                        Without it, hosts other than this machine are reached by\n"
+  "                        'ssh -o BatchMode=yes {host}' (DSMRUN_SSH replaces the ssh part)\n"
+  "      --transport T     udp (default) or verbs\n"
+  "      --stats           print each rank's DSM statistics at exit (DSM_STATS=1)\n"
+  "      --timeout S       seconds of silence after which a peer counts as dead\n"
+  "                        (DSM_TIMEOUT, default 30)\n"
+  "      --max-time S      stop the whole job after S seconds of wall-clock time\n"
+  "      --tag-output      prefix every output line with [rank]\n"
+  "  -v, --verbose         print how each rank is started\n"
+  "  -h, --help            print this help and exit\n"
+  "  -V, --version         print the version and exit\n"
+  "\n"
+  "Ranks fill each host's slots in order, then go round-robin over the hosts.\n"
+  "Without --host and --hostfile every rank runs on this machine.\n"
+  "Exit status: 0 when every rank exits 0; the status of the failing rank (or\n"
+  "128+signal) when one fails; 124 when --max-time expires; 2 for bad usage.\n";
+
+static void usage(FILE *f)
+{
+  fprintf(f, usage_text, DSMRUN_MAX_PROCS);
+}
+
+static long parse_long_opt(const char *opt, const char *s, long min, long max)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end)
+    dsmrun_usage_error("%s needs a whole number, got '%s'", opt, s);
+  if (v < min)
+    dsmrun_usage_error("%s must be at least %ld, got %ld", opt, min, v);
+  if (v > max)
+    dsmrun_usage_error("%s must be at most %ld, got %ld", opt, max, v);
+  return v;
+}
+
+static void parse_options(int argc, char **argv, opts_t *o)
+{
+  enum { OPT_HOST = 256, OPT_HOSTFILE, OPT_LAUNCHER, OPT_TRANSPORT, OPT_STATS,
+         OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT };
+  static const struct option longopts[] = {
+    { "np",         required_argument, NULL, 'n' },
+    { "host",       required_argument, NULL, OPT_HOST },
+    { "hostfile",   required_argument, NULL, OPT_HOSTFILE },
+    { "launcher",   required_argument, NULL, OPT_LAUNCHER },
+    { "transport",  required_argument, NULL, OPT_TRANSPORT },
+    { "stats",      no_argument,       NULL, OPT_STATS },
+    { "timeout",    required_argument, NULL, OPT_TIMEOUT },
+    { "max-time",   required_argument, NULL, OPT_MAX_TIME },
+    { "tag-output", no_argument,       NULL, OPT_TAG_OUTPUT },
+    { "verbose",    no_argument,       NULL, 'v' },
+    { "help",       no_argument,       NULL, 'h' },
+    { "version",    no_argument,       NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+  };
+  memset(o, 0, sizeof *o);
+  o->transport = "udp";
+  o->timeout = 30;
+  int have_np = 0;
+  opterr = 0;
+  /* '+': stop at the program name, so that its options stay its own. */
+  int c;
+  while ((c = getopt_long(argc, argv, "+:n:vhV", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'n':
+      o->np = (unsigned)parse_long_opt("-n", optarg, 1, DSMRUN_MAX_PROCS);
+      have_np = 1;
+      break;
+    case OPT_HOST:      o->host_list = optarg; break;
+    case OPT_HOSTFILE:  o->hostfile = optarg; break;
+    case OPT_LAUNCHER:  o->launcher = optarg; break;
+    case OPT_TRANSPORT:
+      if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "verbs") != 0)
+        dsmrun_usage_error("--transport must be udp or verbs, got '%s'", optarg);
+      o->transport = optarg;
+      break;
+    case OPT_STATS:     o->stats = 1; break;
+    case OPT_TIMEOUT:
+      o->timeout = parse_long_opt("--timeout", optarg, 1, 86400);
+      break;
+    case OPT_MAX_TIME: {
+      char *end;
+      errno = 0;
+      double v = strtod(optarg, &end);
+      if (errno || end == optarg || *end || !(v > 0) || v > 1e7)
+        dsmrun_usage_error("--max-time needs a positive number of seconds, got '%s'", optarg);
+      o->max_time = v;
+      break;
+    }
+    case OPT_TAG_OUTPUT: o->tag_output = 1; break;
+    case 'v': o->verbose = 1; break;
+    case 'h':
+      usage(stdout);
+      exit(0);
+    case 'V':
+      printf("dsmrun (ompdsm) %s\n", DSM_VERSION);
+      exit(0);
+    case ':':
+      if (optopt && optopt < 256)
+        dsmrun_usage_error("option -%c needs an argument (see dsmrun --help)", optopt);
+      dsmrun_usage_error("option %s needs an argument (see dsmrun --help)", argv[optind - 1]);
+    case '?':
+    default:
+      if (optopt && optopt < 256)
+        dsmrun_usage_error("unknown option -%c (see dsmrun --help)", optopt);
+      dsmrun_usage_error("unknown option %s (see dsmrun --help)", argv[optind - 1]);
+    }
+  }
+  if (!have_np)
+    dsmrun_usage_error("missing -n N, the number of processes (see dsmrun --help)");
+  if (optind >= argc)
+    dsmrun_usage_error("missing the program to run (see dsmrun --help)");
+  if (o->host_list && o->hostfile)
+    dsmrun_usage_error("give either --host or --hostfile, not both");
+  if (o->launcher && !strstr(o->launcher, "{host}"))
+    dsmrun_usage_error("--launcher needs {host} where the host name goes, got '%s'",
+                       o->launcher);
+  o->prog = argv + optind;
+}
+
+/* Called after the helpers below are defined. */
+static void check_launcher(const char *launcher);
+
+/* ---- command lines --------------------------------------------------------- */
+
+typedef struct strv {
+  char **v;
+  size_t n, cap;
+} strv_t;
+
+static void strv_push(strv_t *s, char *str)
+{
+  if (s->n + 2 > s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 16;
+    char **nv = realloc(s->v, s->cap * sizeof *nv);
+    if (!nv)
+      dsmrun_die("out of memory");
+    s->v = nv;
+  }
+  s->v[s->n++] = str;
+  s->v[s->n] = NULL;
+}
+
+/* Split a --launcher template into words: blanks separate, '...' and "..."
+ * group, backslash escapes outside single quotes. No expansion happens. */
+static strv_t split_words(const char *s)
+{
+  strv_t out = { 0 };
+  size_t len = strlen(s);
+  char *word = dsmrun_xmalloc(len + 1);
+  size_t wn = 0;
+  int in_word = 0;
+  char quote = 0;
+  for (const char *p = s; *p; p++) {
+    char ch = *p;
+    if (quote) {
+      if (ch == quote)
+        quote = 0;
+      else if (ch == '\\' && quote == '"' && p[1])
+        word[wn++] = *++p;
+      else
+        word[wn++] = ch;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+      in_word = 1;
+    } else if (ch == '\\' && p[1]) {
+      word[wn++] = *++p;
+      in_word = 1;
+    } else if (ch == ' ' || ch == '\t' || ch == '\n') {
+      if (in_word) {
+        word[wn] = '\0';
+        strv_push(&out, dsmrun_xstrdup(word));
+        wn = 0;
+        in_word = 0;
+      }
+    } else {
+      word[wn++] = ch;
+      in_word = 1;
+    }
+  }
+  if (quote)
+    dsmrun_usage_error("--launcher: unterminated %c quote in '%s'", quote, s);
+  if (in_word) {
+    word[wn] = '\0';
+    strv_push(&out, dsmrun_xstrdup(word));
+  }
+  free(word);
+  if (out.n == 0)
+    dsmrun_usage_error("--launcher: empty command");
+  return out;
+}
+
+static void check_launcher(const char *launcher)
+{
+  strv_t w = split_words(launcher);   /* exits on a quoting error */
+  for (size_t i = 0; i < w.n; i++)
+    free(w.v[i]);
+  free(w.v);
+}
+
+/* Replace every {host} in w by host. */
+static char *subst_host(const char *w, const char *host)
+{
+  size_t hl = strlen(host), n = 0;
+  for (const char *p = w; (p = strstr(p, "{host}")); p += 6)
+    n++;
+  char *out = dsmrun_xmalloc(strlen(w) + n * hl + 1), *o = out;
+  for (const char *p = w; *p;) {
+    if (strncmp(p, "{host}", 6) == 0) {
+      memcpy(o, host, hl);
+      o += hl;
+      p += 6;
+    } else {
+      *o++ = *p++;
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
+/* Quote s for a POSIX shell: 'it'\''s'. */
+static void shell_quote(char **buf, size_t *len, size_t *cap, const char *s)
+{
+  size_t need = *len + 4 * strlen(s) + 4;
+  if (need > *cap) {
+    *cap = need * 2;
+    char *nb = realloc(*buf, *cap);
+    if (!nb)
+      dsmrun_die("out of memory");
+    *buf = nb;
+  }
+  char *o = *buf + *len;
+  *o++ = '\'';
+  for (; *s; s++) {
+    if (*s == '\'') {
+      memcpy(o, "'\\''", 4);
+      o += 4;
+    } else {
+      *o++ = *s;
+    }
+  }
+  *o++ = '\'';
+  *o = '\0';
+  *len = (size_t)(o - *buf);
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+  size_t sl = strlen(s);
+  if (*len + sl + 1 > *cap) {
+    *cap = (*len + sl + 1) * 2;
+    char *nb = realloc(*buf, *cap);
+    if (!nb)
+      dsmrun_die("out of memory");
+    *buf = nb;
+  }
+  memcpy(*buf + *len, s, sl + 1);
+  *len += sl;
+}
+
+static int is_ssh_like(const char *argv0)
+{
+  const char *base = strrchr(argv0, '/');
+  base = base ? base + 1 : argv0;
+  return strcmp(base, "ssh") == 0 || strcmp(base, "rsh") == 0;
+}
+
+/* ---- the job ---------------------------------------------------------------- */
+
+typedef enum { SPAWN_LOCAL, SPAWN_EXEC, SPAWN_SSH } spawn_kind_t;
+
+typedef struct linebuf {
+  int fd;               /* read end of the rank's stdout or stderr; -1 at EOF */
+  int dest;             /* 1 or 2 */
+  char *buf;
+  size_t len;
+} linebuf_t;
+
+typedef struct rank {
+  unsigned id;
+  const char *host;     /* for messages */
+  spawn_kind_t kind;
+  pid_t pid;
+  int own_pgrp;         /* pid is also a process group we may kill */
+  int alive;
+  int wstatus;
+  int signalled;        /* dsmrun sent it a signal before it exited */
+  unsigned exit_seq;    /* order of exits, 1-based */
+  int life_w;           /* write end of its lifeline; -1 once closed */
+  linebuf_t out, err;
+} rank_t;
+
+typedef struct job {
+  opts_t o;
+  rank_t *r;
+  unsigned n;
+  unsigned nalive;
+  unsigned exit_seq;
+  int sigfd;
+  /* teardown */
+  int stopping;         /* SIGTERM (or a forwarded signal) has gone out */
+  int64_t kill_at;      /* when to escalate to SIGKILL; 0 = not scheduled */
+  int64_t stop_at;      /* delayed stop (blame grace); 0 = not scheduled */
+  int64_t max_at;       /* --max-time deadline; 0 = none */
+  int stop_signal;      /* a signal dsmrun got and forwarded; 0 = none */
+  int max_time_hit;
+} job_t;
+
+static void kill_rank(rank_t *r, int sig)
+{
+  if (!r->alive)
+    return;
+  r->signalled = 1;
+  if (r->own_pgrp && kill(-r->pid, sig) == 0)
+    return;
+  kill(r->pid, sig);
+}
+
+static void close_lifelines(job_t *j)
+{
+  for (unsigned i = 0; i < j->n; i++)
+    if (j->r[i].life_w >= 0) {
+      close(j->r[i].life_w);
+      j->r[i].life_w = -1;
+    }
+}
+
+/* Stop every rank still running: close the lifelines (remote ranks stop by
+ * themselves), send sig, and schedule SIGKILL. */
+static void stop_job(job_t *j, int sig)
+{
+  close_lifelines(j);
+  for (unsigned i = 0; i < j->n; i++)
+    kill_rank(&j->r[i], sig);
+  if (!j->stopping) {
+    j->stopping = 1;
+    j->kill_at = now_ms() + KILL_GRACE_MS;
+  }
+  j->stop_at = 0;
+}
+
+static int failed(int wstatus)
+{
+  return !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+}
+
+static void on_rank_exit(job_t *j, rank_t *r, int wstatus)
+{
+  r->alive = 0;
+  r->wstatus = wstatus;
+  r->exit_seq = ++j->exit_seq;
+  j->nalive--;
+  if (r->life_w >= 0) {
+    close(r->life_w);
+    r->life_w = -1;
+  }
+  if (j->o.verbose) {
+    if (WIFEXITED(wstatus))
+      note("rank %u (pid %d) exited with status %d", r->id, (int)r->pid, WEXITSTATUS(wstatus));
+    else
+      note("rank %u (pid %d) killed by signal %s", r->id, (int)r->pid,
+           signame(WTERMSIG(wstatus)));
+  }
+  if (!failed(wstatus) || j->stopping)
+    return;
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == EXIT_PEER_LOST) {
+    /* A victim: the culprit is probably exiting right now. */
+    if (!j->stop_at)
+      j->stop_at = now_ms() + BLAME_GRACE_MS;
+  } else {
+    stop_job(j, SIGTERM);
+  }
+}
+
+static void reap(job_t *j)
+{
+  for (;;) {
+    int st;
+    pid_t pid = waitpid(-1, &st, WNOHANG);
+    if (pid <= 0)
+      return;
+    for (unsigned i = 0; i < j->n; i++)
+      if (j->r[i].pid == pid && j->r[i].alive) {
+        on_rank_exit(j, &j->r[i], st);
+        break;
+      }
+  }
+}
+
+/* ---- output forwarding -------------------------------------------------------- */
+
+static char *scratch;   /* tagged output is assembled here */
+static size_t scratch_cap;
+
+static void emit(job_t *j, rank_t *r, linebuf_t *lb, size_t upto)
+{
+  if (upto == 0)
+    return;
+  if (!j->o.tag_output) {
+    write_all(lb->dest, lb->buf, upto);
+  } else {
+    char tag[24];
+    int tl = snprintf(tag, sizeof tag, "[%u] ", r->id);
+    /* Worst case: every byte is a newline and gets a tag. */
+    size_t need = upto * (size_t)(tl + 2) + 2;
+    if (need > scratch_cap) {
+      free(scratch);
+      scratch_cap = need;
+      scratch = dsmrun_xmalloc(scratch_cap);
+    }
+    size_t o = 0;
+    int at_bol = 1;
+    for (size_t i = 0; i < upto; i++) {
+      if (at_bol) {
+        memcpy(scratch + o, tag, (size_t)tl);
+        o += (size_t)tl;
+      }
+      scratch[o++] = lb->buf[i];
+      at_bol = lb->buf[i] == '\n';
+    }
+    /* A piece of an over-long line, or a last line without newline:
+     * end it, or the next rank's tag would land mid-line. */
+    if (!at_bol)
+      scratch[o++] = '\n';
+    write_all(lb->dest, scratch, o);
+  }
+  memmove(lb->buf, lb->buf + upto, lb->len - upto);
+  lb->len -= upto;
+}
+
+/* Read what is there; forward complete lines. Returns 0 at EOF. With drain,
+ * keep reading until the pipe is empty (bounded: something the rank left
+ * behind may still be writing). */
+static int pump(job_t *j, rank_t *r, linebuf_t *lb, int drain)
+{
+  for (int reads = 0; reads < 1024; reads++) {
+    if (lb->len == LINE_MAX_BYTES)
+      emit(j, r, lb, lb->len);
+    ssize_t got = read(lb->fd, lb->buf + lb->len, LINE_MAX_BYTES - lb->len);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0) {
+      if (got < 0 && errno == EAGAIN)
+        return 1;
+      emit(j, r, lb, lb->len);        /* the last line, newline or not */
+      close(lb->fd);
+      lb->fd = -1;
+      return 0;
+    }
+    size_t old = lb->len;
+    lb->len += (size_t)got;
+    /* Forward up to the last newline of this chunk. */
+    size_t cut = 0;
+    for (size_t i = lb->len; i > old; i--)
+      if (lb->buf[i - 1] == '\n') {
+        cut = i;
+        break;
+      }
+    if (cut)
+      emit(j, r, lb, cut);
+    if (!drain)
+      return 1;   /* one read per wakeup keeps the ranks fair */
+  }
+  return 1;
+}
+
+/* ---- spawning ------------------------------------------------------------------ */
+
+/* Is prog runnable here, the way execvp would find it? */
+static int find_program(const char *prog)
+{
+  if (strchr(prog, '/'))
+    return access(prog, X_OK) == 0;
+  const char *path = getenv("PATH");
+  if (!path)
+    path = "/usr/local/bin:/usr/bin:/bin";
+  size_t pl = strlen(prog);
+  while (*path) {
+    size_t dl = strcspn(path, ":");
+    char *cand = dsmrun_xmalloc(dl + pl + 2);
+    if (dl == 0)
+      memcpy(cand, ".", (dl = 1));
+    else
+      memcpy(cand, path, dl);
+    cand[dl] = '/';
+    memcpy(cand + dl + 1, prog, pl + 1);
+    struct stat st;
+    int ok = stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0;
+    free(cand);
+    if (ok)
+      return 1;
+    path += strcspn(path, ":");
+    if (*path == ':')
+      path++;
+  }
+  return 0;
+}
+
+/* A random port for the master in 20000..60999. When rank 0 runs here, make
+ * sure nothing holds it (UDP for the transport, TCP for whatever bootstraps
+ * over it); a race with another process remains possible but rare. */
+static unsigned pick_port(int check_local)
+{
+  for (int attempt = 0; attempt < 100; attempt++) {
+    uint32_t rnd;
+    if (getrandom(&rnd, sizeof rnd, 0) != sizeof rnd)
+      dsmrun_die("getrandom: %s", strerror(errno));
+    unsigned port = 20000 + rnd % 41000;
+    if (!check_local)
+      return port;
+    int ok = 1;
+    int types[2] = { SOCK_DGRAM, SOCK_STREAM };
+    for (int t = 0; t < 2 && ok; t++) {
+      int s = socket(AF_INET, types[t] | SOCK_CLOEXEC, 0);
+      if (s < 0)
+        dsmrun_die("socket: %s", strerror(errno));
+      struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+      sa.sin_addr.s_addr = htonl(INADDR_ANY);
+      if (bind(s, (struct sockaddr *)&sa, sizeof sa) != 0)
+        ok = 0;
+      close(s);
+    }
+    if (ok)
+      return port;
+  }
+  dsmrun_die("found no free port in 20000..60999 for the master");
+}
+
+static char *make_key(void)
+{
+  unsigned char raw[16];
+  if (getrandom(raw, sizeof raw, 0) != sizeof raw)
+    dsmrun_die("getrandom: %s", strerror(errno));
+  char *key = dsmrun_xmalloc(33);
+  for (int i = 0; i < 16; i++)
+    snprintf(key + 2 * i, 3, "%02x", raw[i]);
+  return key;
+}
+
+static int is_job_var(const char *e, int stats_set)
+{
+  static const char *const ours[] = {
+    "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
+    "DSM_TRANSPORT=", "DSM_LIFELINE=",
+  };
+  for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+    if (strncmp(e, ours[i], strlen(ours[i])) == 0)
+      return 1;
+  return stats_set && strncmp(e, "DSM_STATS=", 10) == 0;
+}
+
+/* The DSM_* assignments of one rank. */
+static strv_t rank_vars(job_t *j, unsigned rank, const char *master, const char *key,
+                        int lifeline)
+{
+  strv_t v = { 0 };
+  strv_push(&v, dsmrun_xasprintf("DSM_RANK=%u", rank));
+  strv_push(&v, dsmrun_xasprintf("DSM_SIZE=%u", j->n));
+  strv_push(&v, dsmrun_xasprintf("DSM_MASTER=%s", master));
+  strv_push(&v, dsmrun_xasprintf("DSM_KEY=%s", key));
+  strv_push(&v, dsmrun_xasprintf("DSM_TIMEOUT=%ld", j->o.timeout));
+  strv_push(&v, dsmrun_xasprintf("DSM_TRANSPORT=%s", j->o.transport));
+  if (j->o.stats)
+    strv_push(&v, dsmrun_xstrdup("DSM_STATS=1"));
+  if (lifeline >= 0)
+    strv_push(&v, dsmrun_xasprintf("DSM_LIFELINE=%d", lifeline));
+  return v;
+}
+
+/* Everything a child needs, prepared before fork so the child only calls
+ * async-signal-safe functions. */
+typedef struct spawn {
+  char **argv;
+  char **envp;
+  int stdin_fd, out_w, err_w, life_r;
+  int own_pgrp;
+  sigset_t mask;
+} spawn_t;
+
+static void child(const spawn_t *s)
+{
+  if (s->own_pgrp)
+    setpgid(0, 0);
+  signal(SIGPIPE, SIG_DFL);
+  sigprocmask(SIG_SETMASK, &s->mask, NULL);
+  /* All sources are >= 3 (fds 0-2 are open in dsmrun), so these dup2s
+   * cannot clobber one another; dup2 clears FD_CLOEXEC on the copy. */
+  if (dup2(s->stdin_fd, 0) < 0 || dup2(s->out_w, 1) < 0 || dup2(s->err_w, 2) < 0)
+    _exit(127);
+  if (s->life_r >= 0) {
+    if (s->life_r == LIFELINE_FD)
+      fcntl(LIFELINE_FD, F_SETFD, 0);
+    else if (dup2(s->life_r, LIFELINE_FD) < 0)
+      _exit(127);
+  }
+  execvpe(s->argv[0], s->argv, s->envp);
+  int e = errno;
+  const char *m1 = "dsmrun: error: cannot execute '";
+  write_all(2, m1, strlen(m1));
+  write_all(2, s->argv[0], strlen(s->argv[0]));
+  write_all(2, "': ", 3);
+  const char *es = strerror(e);
+  write_all(2, es, strlen(es));
+  write_all(2, "\n", 1);
+  _exit(127);
+}
+
+static void open_pipe(int fds[2])
+{
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    dsmrun_die("pipe: %s (too many processes for the open-file limit?)", strerror(errno));
+}
+
+static void describe(job_t *j, rank_t *r, char **argv)
+{
+  size_t len = 0, cap = 256;
+  char *line = dsmrun_xmalloc(cap);
+  line[0] = '\0';
+  for (char **a = argv; *a; a++) {
+    shell_quote(&line, &len, &cap, *a);
+    append(&line, &len, &cap, " ");
+  }
+  note("rank %u on %s (pid %d): %s", r->id, r->host, (int)r->pid, line);
+  free(line);
+  (void)j;
+}
+
+static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
+                        const char *master, const char *key, const sigset_t *orig_mask)
+{
+  int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (devnull < 0)
+    dsmrun_die("/dev/null: %s", strerror(errno));
+  int stdin_tty = isatty(0);
+  strv_t launcher = { 0 };
+  int launcher_ssh;
+  if (j->o.launcher) {
+    launcher = split_words(j->o.launcher);
+  } else {
+    const char *ssh = getenv("DSMRUN_SSH");
+    launcher = split_words(ssh && *ssh ? ssh : "ssh -o BatchMode=yes");
+    strv_push(&launcher, dsmrun_xstrdup("{host}"));
+  }
+  launcher_ssh = is_ssh_like(launcher.v[0]);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd))
+    cwd[0] = '\0';
+
+  /* Local environment: ours minus stale job variables. */
+  strv_t base_env = { 0 };
+  for (char **e = environ; *e; e++)
+    if (!is_job_var(*e, j->o.stats))
+      strv_push(&base_env, *e);
+  /* Remote ranks get a fresh environment from sshd; carry over the
+   * library's and OpenMP's settings (DSM_DEBUG, DSM_STATS=json:..., ...). */
+  strv_t fwd = { 0 };
+  for (char **e = environ; *e; e++)
+    if ((strncmp(*e, "DSM_", 4) == 0 || strncmp(*e, "OMP_", 4) == 0) &&
+        !is_job_var(*e, j->o.stats))
+      strv_push(&fwd, *e);
+
+  for (unsigned i = 0; i < j->n; i++) {
+    rank_t *r = &j->r[i];
+    dsmrun_host_t *h = hl ? &hl->v[placement[i]] : NULL;
+    r->id = i;
+    r->host = h ? h->name : "localhost";
+    r->kind = !h || (h->local && !j->o.launcher) ? SPAWN_LOCAL
+            : launcher_ssh ? SPAWN_SSH : SPAWN_EXEC;
+    int outp[2], errp[2], lifep[2];
+    open_pipe(outp);
+    open_pipe(errp);
+    open_pipe(lifep);
+    r->life_w = lifep[1];
+    r->out = (linebuf_t){ .fd = outp[0], .dest = 1, .buf = dsmrun_xmalloc(LINE_MAX_BYTES) };
+    r->err = (linebuf_t){ .fd = errp[0], .dest = 2, .buf = dsmrun_xmalloc(LINE_MAX_BYTES) };
+    fcntl(outp[0], F_SETFL, O_NONBLOCK);
+    fcntl(errp[0], F_SETFL, O_NONBLOCK);
+
+    spawn_t s = { .out_w = outp[1], .err_w = errp[1], .mask = *orig_mask };
+    /* stdin: dsmrun's for rank 0; the lifeline for ssh ranks; else nothing. */
+    if (i == 0)
+      s.stdin_fd = 0;
+    else if (r->kind == SPAWN_SSH)
+      s.stdin_fd = lifep[0];
+    else
+      s.stdin_fd = devnull;
+    /* A rank 0 that reads a terminal must be in the foreground group. */
+    s.own_pgrp = !(i == 0 && stdin_tty);
+    int lifeline_var;
+    if (r->kind == SPAWN_SSH) {
+      s.life_r = -1;
+      lifeline_var = i == 0 ? -1 : 0;
+    } else {
+      s.life_r = lifep[0];
+      lifeline_var = LIFELINE_FD;
+    }
+    strv_t vars = rank_vars(j, i, master, key, lifeline_var);
+    strv_t argv = { 0 }, envp = { 0 };
+    if (r->kind == SPAWN_LOCAL) {
+      for (size_t k = 0; k < base_env.n; k++)
+        strv_push(&envp, base_env.v[k]);
+      for (size_t k = 0; k < vars.n; k++)
+        strv_push(&envp, vars.v[k]);
+      for (char **a = j->o.prog; *a; a++)
+        strv_push(&argv, *a);
+    } else {
+      for (size_t k = 0; k < base_env.n; k++)
+        strv_push(&envp, base_env.v[k]);
+      for (size_t k = 0; k < launcher.n; k++)
+        strv_push(&argv, subst_host(launcher.v[k], h->name));
+      if (r->kind == SPAWN_EXEC) {
+        /* The launcher execs its arguments: no shell, no quoting. */
+        strv_push(&argv, "env");
+        for (size_t k = 0; k < vars.n; k++)
+          strv_push(&argv, vars.v[k]);
+        for (char **a = j->o.prog; *a; a++)
+          strv_push(&argv, *a);
+      } else {
+        /* ssh hands one string to the remote shell. Start in the same
+         * directory when it exists there (shared file systems). */
+        size_t len = 0, cap = 256;
+        char *cmd = dsmrun_xmalloc(cap);
+        cmd[0] = '\0';
+        if (cwd[0]) {
+          append(&cmd, &len, &cap, "cd ");
+          shell_quote(&cmd, &len, &cap, cwd);
+          append(&cmd, &len, &cap, " 2>/dev/null; ");
+        }
+        append(&cmd, &len, &cap, "exec env");
+        strv_t all = { 0 };
+        for (size_t k = 0; k < vars.n; k++)
+          strv_push(&all, vars.v[k]);
+        for (size_t k = 0; k < fwd.n; k++)
+          strv_push(&all, fwd.v[k]);
+        for (char **a = j->o.prog; *a; a++)
+          strv_push(&all, *a);
+        for (size_t k = 0; k < all.n; k++) {
+          append(&cmd, &len, &cap, " ");
+          shell_quote(&cmd, &len, &cap, all.v[k]);
+        }
+        free(all.v);
+        strv_push(&argv, cmd);
+      }
+    }
+
+    s.argv = argv.v;
+    s.envp = envp.v;
+    pid_t pid = fork();
+    if (pid < 0) {
+      note("error: fork for rank %u failed: %s; stopping the job", i, strerror(errno));
+      close(outp[1]);
+      close(errp[1]);
+      close(lifep[0]);
+      j->n = i;   /* ranks i.. were never started */
+      stop_job(j, SIGTERM);
+      return;
+    }
+    if (pid == 0)
+      child(&s);
+    r->pid = pid;
+    r->alive = 1;
+    r->own_pgrp = s.own_pgrp;
+    j->nalive++;
+    /* Both sides set the group, so kill(-pid) works whichever runs first. */
+    if (s.own_pgrp)
+      setpgid(pid, pid);
+    close(outp[1]);
+    close(errp[1]);
+    close(lifep[0]);
+    if (j->o.verbose)
+      describe(j, r, argv.v);
+    free(argv.v);
+    free(envp.v);
+    free(vars.v);
+  }
+  close(devnull);
+}
+
+/* ---- main loop -------------------------------------------------------------------- */
+
+static void run(job_t *j)
+{
+  size_t cap = 1 + 2 * (size_t)j->n;
+  struct pollfd *pfd = dsmrun_xmalloc(cap * sizeof *pfd);
+  linebuf_t **who = dsmrun_xmalloc(cap * sizeof *who);
+  rank_t **whor = dsmrun_xmalloc(cap * sizeof *whor);
+  while (j->nalive > 0) {
+    size_t np = 0;
+    pfd[np++] = (struct pollfd){ .fd = j->sigfd, .events = POLLIN };
+    for (unsigned i = 0; i < j->n; i++) {
+      linebuf_t *lbs[2] = { &j->r[i].out, &j->r[i].err };
+      for (int k = 0; k < 2; k++)
+        if (lbs[k]->fd >= 0) {
+          who[np] = lbs[k];
+          whor[np] = &j->r[i];
+          pfd[np++] = (struct pollfd){ .fd = lbs[k]->fd, .events = POLLIN };
+        }
+    }
+    int64_t now = now_ms(), next = INT64_MAX;
+    if (j->max_at && !j->stopping)
+      next = j->max_at;
+    if (j->stop_at && j->stop_at < next)
+      next = j->stop_at;
+    if (j->kill_at && j->kill_at < next)
+      next = j->kill_at;
+    int timeout = next == INT64_MAX ? -1 : next <= now ? 0
+                : (int)(next - now > INT_MAX ? INT_MAX : next - now);
+    int rc = poll(pfd, np, timeout);
+    if (rc < 0 && errno != EINTR)
+      dsmrun_die("poll: %s", strerror(errno));
+    if (rc > 0) {
+      for (size_t k = 1; k < np; k++)
+        if (pfd[k].revents)
+          pump(j, whor[k], who[k], 0);
+      if (pfd[0].revents & POLLIN) {
+        struct signalfd_siginfo si[16];
+        ssize_t got = read(j->sigfd, si, sizeof si);
+        for (ssize_t k = 0; k < got / (ssize_t)sizeof si[0]; k++) {
+          int sig = (int)si[k].ssi_signo;
+          if (sig == SIGCHLD)
+            continue;                       /* reaped below */
+          if (j->stop_signal) {
+            /* Asked twice: no more patience. */
+            stop_job(j, SIGKILL);
+            continue;
+          }
+          j->stop_signal = sig;
+          note("got %s; stopping the job", signame(sig));
+          /* Forward the same signal, so that a program's handler runs. */
+          stop_job(j, sig);
+        }
+      }
+    }
+    /* SIGCHLD may have been merged or be pending behind other signals;
+     * waitpid(WNOHANG) is cheap, so reap on every wakeup. */
+    reap(j);
+    now = now_ms();
+    if (j->max_at && !j->stopping && now >= j->max_at && j->nalive) {
+      j->max_time_hit = 1;
+      note("error: the job exceeded --max-time %g s; stopping it", j->o.max_time);
+      stop_job(j, SIGTERM);
+    }
+    if (j->stop_at && now >= j->stop_at && !j->stopping)
+      stop_job(j, SIGTERM);
+    if (j->kill_at && now >= j->kill_at) {
+      for (unsigned i = 0; i < j->n; i++)
+        kill_rank(&j->r[i], SIGKILL);
+      j->kill_at = 0;
+    }
+  }
+  /* Every rank is gone: what is left in the pipes is all they wrote. */
+  for (unsigned i = 0; i < j->n; i++) {
+    if (j->r[i].out.fd >= 0)
+      pump(j, &j->r[i], &j->r[i].out, 1);
+    if (j->r[i].err.fd >= 0)
+      pump(j, &j->r[i], &j->r[i].err, 1);
+  }
+  free(pfd);
+  free(who);
+  free(whor);
+}
+
+/* The rank to blame: the first (in exit order) that failed by itself — not
+ * with 75, not by a signal dsmrun sent. Failing that, the first victim. */
+static rank_t *culprit(job_t *j)
+{
+  rank_t *best = NULL, *victim = NULL;
+  for (unsigned i = 0; i < j->n; i++) {
+    rank_t *r = &j->r[i];
+    if (!r->exit_seq || !failed(r->wstatus) || r->signalled)
+      continue;
+    if (WIFEXITED(r->wstatus) && WEXITSTATUS(r->wstatus) == EXIT_PEER_LOST) {
+      if (!victim || r->exit_seq < victim->exit_seq)
+        victim = r;
+    } else if (!best || r->exit_seq < best->exit_seq) {
+      best = r;
+    }
+  }
+  return best ? best : victim;
+}
+
+int main(int argc, char **argv)
+{
+  /* fds 0-2 must be open, or a pipe could land on them and confuse the
+   * child's dup2s (CI may start us with stdin closed). */
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl(fd, F_GETFD) < 0) {
+      int nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+      if (nfd >= 0 && nfd != fd) {
+        dup2(nfd, fd);
+        close(nfd);
+      }
+    }
+
+  job_t j;
+  memset(&j, 0, sizeof j);
+  parse_options(argc, argv, &j.o);
+  if (j.o.launcher)
+    check_launcher(j.o.launcher);
+  j.n = j.o.np;
+
+  dsmrun_hostlist_t hl = { 0 };
+  int have_hosts = 0;
+  if (j.o.hostfile) {
+    dsmrun_hosts_parse_file(&hl, j.o.hostfile);
+    have_hosts = 1;
+  } else if (j.o.host_list) {
+    dsmrun_hosts_parse_list(&hl, j.o.host_list);
+    have_hosts = 1;
+  } else if (j.o.launcher) {
+    /* --launcher alone: every rank goes through it to this machine. */
+    dsmrun_hosts_parse_list(&hl, "localhost");
+    have_hosts = 1;
+  }
+  unsigned *placement = dsmrun_xmalloc(j.n * sizeof *placement);
+  int any_local = !have_hosts, any_remote = 0;
+  if (have_hosts) {
+    dsmrun_hosts_place(&hl, j.n, placement);
+    for (unsigned h = 0; h < hl.n; h++)
+      hl.v[h].local = dsmrun_host_is_local(hl.v[h].name);
+    for (unsigned i = 0; i < j.n; i++) {
+      int loc = hl.v[placement[i]].local && !j.o.launcher;
+      any_local |= loc;
+      any_remote |= !loc && !hl.v[placement[i]].local;
+    }
+  }
+  if (any_local && !find_program(j.o.prog[0]))
+    dsmrun_usage_error("cannot find program '%s'%s", j.o.prog[0],
+                       strchr(j.o.prog[0], '/') ? " (or it is not executable)" : " in PATH");
+
+  /* The master's address. */
+  char *ip;
+  int rank0_here = !have_hosts || (hl.v[placement[0]].local && !j.o.launcher);
+  if (!have_hosts) {
+    ip = dsmrun_xstrdup("127.0.0.1");
+  } else {
+    int loopback = 0;
+    ip = dsmrun_host_ipv4(&hl.v[placement[0]], &loopback);
+    if (loopback && any_remote && !hl.v[placement[0]].addr)
+      note("warning: rank 0's host '%s' resolves to %s, which other hosts cannot reach; "
+           "give addr=IP in a hostfile", hl.v[placement[0]].name, ip);
+  }
+  char *master = dsmrun_xasprintf("%s:%u", ip, pick_port(rank0_here));
+  char *key = make_key();
+
+  /* 3 fds per rank stay open in dsmrun; raise the soft limit if it helps. */
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
+      rl.rlim_cur < 3 * (rlim_t)j.n + 64) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+
+  /* Signals arrive through the signalfd only. Children get the old mask and
+   * the default SIGPIPE back before exec. */
+  sigset_t mask, orig;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGCHLD);
+  sigaddset(&mask, SIGINT);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGHUP);
+  sigaddset(&mask, SIGQUIT);
+  sigprocmask(SIG_BLOCK, &mask, &orig);
+  j.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (j.sigfd < 0)
+    dsmrun_die("signalfd: %s", strerror(errno));
+  signal(SIGPIPE, SIG_IGN);   /* a closed stdout must not kill the launcher */
+
+  j.r = calloc(j.n, sizeof *j.r);
+  if (!j.r)
+    dsmrun_die("out of memory");
+  if (j.o.max_time > 0)
+    j.max_at = now_ms() + (int64_t)ceil(j.o.max_time * 1000.0);
+  start_ranks(&j, have_hosts ? &hl : NULL, placement, master, key, &orig);
+  run(&j);
+
+  int status = 0;
+  rank_t *c = culprit(&j);
+  if (c) {
+    if (WIFEXITED(c->wstatus)) {
+      note("rank %u (host %s, pid %d) exited with status %d", c->id, c->host, (int)c->pid,
+           WEXITSTATUS(c->wstatus));
+      status = WEXITSTATUS(c->wstatus);
+    } else {
+      note("rank %u (host %s, pid %d) killed by signal %s", c->id, c->host, (int)c->pid,
+           signame(WTERMSIG(c->wstatus)));
+      status = 128 + WTERMSIG(c->wstatus);
+    }
+  } else if (j.max_time_hit) {
+    status = 124;
+  } else if (j.stop_signal) {
+    status = 128 + j.stop_signal;
+  } else {
+    for (unsigned i = 0; i < j.n; i++)
+      if (failed(j.r[i].wstatus))
+        status = 1;   /* killed by us without a recorded reason: never 0 */
+  }
+  /* A failed job leaves nothing behind: whatever the ranks forked and left
+   * in their process groups goes too. A successful one is left alone. */
+  if (status != 0)
+    for (unsigned i = 0; i < j.n; i++)
+      if (j.r[i].own_pgrp && j.r[i].pid > 0)
+        kill(-j.r[i].pid, SIGKILL);
+  return status;
+}
