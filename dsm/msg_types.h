@@ -30,7 +30,10 @@
   X(LOCK,        "lock acquire (to the manager, forwarded)")           \
   X(SEMA,        "semaphore operation at its manager")                 \
   X(COND,        "condition variable operation at its manager")        \
-  X(GC,          "garbage collection of consistency data")
+  X(GC,          "garbage collection of consistency data")             \
+  /* OpenMP runtime */                                                \
+  X(LOOP,        "claim chunks of a dynamic/guided loop at rank 0")    \
+  X(FLUSH,       "push this process's write notices to a peer")
 
 enum dsm__msg_type {
 #define DSM__MSG_ENUM(name, desc) DSM__MSG_##name,

@@ -1035,7 +1035,8 @@ static void on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from)
   }
   size_t n = len - HDR_LEN - MAC_LEN;
   const uint8_t *p = b + HDR_LEN;
-  if (h.kind == 0 || h.kind >= K_END || h.type >= DSM__MSG_COUNT || h.src >= nprocs ||
+  if (h.kind == 0 || h.kind >= K_END || h.type == DSM__MSG_NONE || h.type >= DSM__MSG_COUNT ||
+      h.src >= nprocs ||
       h.src == self || h.dst != self || h.origin >= nprocs) {
     bad("bad header field", from);
     return;

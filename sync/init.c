@@ -6,10 +6,12 @@
 void dsm__barrier_init(void);
 void dsm__forkjoin_init(void);
 void dsm__distribute_init(void);
+void dsm__omp_init(void);
 
 void dsm__sync_init(void)
 {
   dsm__barrier_init();
   dsm__forkjoin_init();
   dsm__distribute_init();
+  dsm__omp_init();
 }

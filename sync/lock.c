@@ -117,7 +117,12 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
   if (!n.phantom) {
     grant(n.h, n.known);
   } else if (n.rank == dsm__rank) {
-    lk->have_token = 1;          /* our own failed try: we simply keep it */
+    /* Our own failed try (cannot happen while a try of ours is pending,
+     * since a further try then fails locally; kept for completeness). */
+    lk->have_token = 1;
+    lk->phantoms--;
+    if (lk->want)
+      pthread_cond_broadcast(&token_cv);
   } else {
     dsm__buf_t b = { 0 };
     dsm__buf_u32(&b, DSM__LK_TOKEN);
@@ -136,7 +141,8 @@ static void holder_request(dsm__lk_t *lk, unsigned id, dsm__reqh_t h, unsigned o
   if (lk->next.present)
     dsm__fatal(DSM__EXIT_FATAL, "lock %u: rank %u got a second successor (rank %u after %u)",
                id, dsm__rank, origin, lk->next.rank);
-  if (lk->have_token && !lk->held) {
+  /* (want: the TOKEN is here but our application has not woken to take it.) */
+  if (lk->have_token && !lk->held && !lk->want) {
     lk->have_token = 0;
     grant(h, known);
     return;

@@ -1,0 +1,179 @@
+/*
+ * ir.h — the compiler's shared data: the token array, symbols, scopes,
+ * statement nodes and OpenMP directives.
+ *
+ * Why tokens are the IR's leaves: ompdsmcc is a source-to-source translator
+ * whose output must be exactly the user's C except where OpenMP constructs
+ * are lowered. Every node records the span of tokens it covers; the emitter
+ * prints those tokens back (with #line markers) and splices generated code
+ * in place of OpenMP constructs. Identifier tokens are resolved to symbols
+ * during parsing, so the lowering knows which names are locals, globals or
+ * shadows without a separate expression tree.
+ */
+#ifndef OMPDSMCC_IR_H
+#define OMPDSMCC_IR_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+typedef struct Sym Sym;
+typedef struct Node Node;
+typedef struct Omp Omp;
+
+typedef struct Token {
+  int kind;          /* bison token number */
+  char *text;
+  int file, line, col;
+  Sym *sym;          /* resolved symbol for identifier uses/declarations */
+  char *pre;         /* text printed on its own line before the token (pragmas) */
+  char *post;        /* text glued after the token (__attribute__, __asm__) */
+  char *attr;        /* section attribute inserted after post (placement) */
+  Sym *attr_sym;     /* the symbol that attr belongs to */
+  Node *node;        /* an OpenMP node starting at this token */
+  int omp_end;       /* for a directive token: last token of its clauses */
+  int is_use;        /* identifier in expression position */
+  int is_member;     /* identifier after . or -> */
+} Token;
+
+extern Token *toks;
+extern int ntoks;
+int tok_new(int kind, const char *text, int len, int file, int line, int col);
+
+/* Files named by line markers. */
+extern char **files;
+extern int *file_sys;
+extern int nfiles;
+int file_intern(const char *name);
+
+enum { SYM_VAR, SYM_TYPEDEF, SYM_FUNC, SYM_ENUMC };
+
+struct Sym {
+  char *name;
+  int kind;
+  int depth;            /* 0: file scope */
+  int is_static, is_extern, is_thread, is_param, has_init, is_const;
+  int spec_ft, spec_lt; /* declaration-specifier tokens */
+  int decl_ft, decl_lt; /* declarator tokens */
+  int ident;            /* token of the declared name */
+  int is_ptr_or_array;  /* declarator has * or [ */
+  int threadprivate;
+  Sym *next;            /* in its scope */
+};
+
+void scope_push(void);
+void scope_pop(void);
+int  scope_depth(void);
+Sym *scope_declare(const char *name, int kind, int ident);
+Sym *scope_lookup(const char *name);
+/* The declaration of name visible at token position pos (ignores later ones). */
+Sym *scope_lookup_before(const char *name, int pos);
+int  scope_is_typedef(const char *name);
+
+enum { N_OTHER, N_COMPOUND, N_FOR, N_OMP, N_FUNC, N_DECL };
+
+struct Node {
+  int kind;
+  int ft, lt;            /* token span */
+  Node *kids, *next;     /* children, in order */
+  Node *last_kid;
+  /* N_FOR: init, cond, incr spans (ft > lt when empty), init is a declaration */
+  int ift, ilt, cft, clt, sft, slt, init_decl;
+  Node *body;            /* N_FOR, N_OMP: the statement; N_FUNC: the compound */
+  Omp *omp;              /* N_OMP */
+  Sym *fsym;             /* N_FUNC: the function; params in fparams */
+  int nparams;
+  int spec_void;         /* N_FUNC: return type is void */
+};
+
+Node *node_new(int kind, int ft, int lt);
+void node_add(Node *parent, Node *kid);
+
+/* ---- OpenMP directives ---- */
+enum { OMP_PARALLEL, OMP_FOR, OMP_PARALLEL_FOR, OMP_SECTIONS, OMP_PARALLEL_SECTIONS,
+       OMP_SECTION, OMP_SINGLE, OMP_MASTER, OMP_CRITICAL, OMP_ATOMIC, OMP_BARRIER,
+       OMP_FLUSH, OMP_ORDERED, OMP_THREADPRIVATE, OMP_TASKWAIT,
+       OMP_SEMA_INIT, OMP_SEMA_WAIT, OMP_SEMA_SIGNAL,
+       OMP_COND_WAIT, OMP_COND_SIGNAL, OMP_COND_BROADCAST };
+
+enum { DS_SHARED, DS_PRIVATE, DS_FIRSTPRIVATE, DS_LASTPRIVATE, DS_REDUCTION,
+       DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST };
+
+typedef struct VarClause {
+  Sym *sym;
+  int kind;          /* DS_* */
+  int op;            /* OMPDSM_RED_* for reductions */
+  int tok;           /* where it was named */
+  struct VarClause *next;
+} VarClause;
+
+typedef struct Span { int ft, lt; } Span;
+
+struct Omp {
+  int kind;
+  int tok;                       /* the directive token */
+  VarClause *vars;
+  int deflt;                     /* -1 unset, 0 none, 1 shared, 2 private, 3 firstprivate */
+  Span num_threads, if_expr, chunk;
+  int sched;                     /* OMPDSM_SCHED_*, -1 unset */
+  int collapse, ordered, nowait;
+  char *name;                    /* critical name; sema/cond name */
+  Span index, value;             /* sema/cond index and sema_init value */
+};
+
+Omp *omp_parse(int tok);         /* parse the directive at token tok */
+
+/* ---- diagnostics ---- */
+extern int nerrors;
+extern int diag_quiet;      /* count errors without printing them */
+void error_at(int tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+
+/* ---- parser.y ---- */
+extern Node *unit_first;          /* top-level external declarations */
+extern Node *unit_last;
+int  parse_file(FILE *in);        /* returns 0 on success */
+
+/* ---- emit.c: output buffers, substitution contexts, the construct stack ---- */
+typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark; } Out;
+typedef struct Ctx { Sym *sym; char *repl; struct Ctx *up; } Ctx;
+typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up; } Frame;
+extern Frame *frames;             /* lexically enclosing constructs being lowered */
+extern int uid;                   /* numbers generated names */
+extern Out *prelude;              /* outlined functions of the current function */
+void lower_and_emit(FILE *out, const char *rt_header);
+Out *out_mem(void);
+char *out_take(Out *o);
+void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+Ctx *ctx_add(Ctx *up, Sym *s, const char *repl);
+const char *sym_text(Ctx *ctx, Sym *s);
+char *span_text(int a, int b, Ctx *ctx);
+void emit_range(Out *o, int a, int b, Ctx *ctx);
+int  frame_find(int kind, int stop_at_parallel);
+void push(int kind, const char *name);
+void pop(void);
+
+/* ---- omp_datasharing.c ---- */
+typedef struct Priv { VarClause *v; char ptr[48]; } Priv;
+char *decl_text(Sym *s, const char *name);
+int  is_vla(Sym *s);              /* 1: first bound variable; -1: inner bound variable */
+char *vla_decay_text(Sym *s, const char *name);
+const char *red_identity(int op, const char *orig_ptr, const char *name);
+int  privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max);
+void privs_close(Out *o, Priv *pv, int n, const char *last_flag);
+
+/* ---- omp_worksharing.c ---- */
+typedef struct Loop { Sym *var; int var_tok; Span lb, ub, step; int op; int step_neg; Node *body; int decl; } Loop;
+int  loop_canonical(Node *f, Loop *L);
+void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx);
+void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx);
+void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx);
+void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx);
+
+/* ---- omp_outline.c ---- */
+void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx);
+
+/* ---- omp_sync.c ---- */
+void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * omp_datasharing.c — private copies, reductions and the declarations the
+ * outlined functions need.
+ *
+ * Inline constructs (for, sections, single) shadow a privatized name in a
+ * new block: a pointer to the original is taken first, then
+ * "__typeof__(*p) x;" declares the copy, so no type has to be spelled.
+ * Outlined regions cannot see the enclosing function's names, so there the
+ * declaration is re-printed from the symbol's own tokens (decl_text).
+ * Reductions start from the operator's identity (min/max: from the
+ * original, since they are idempotent) and combine with __ompdsm_reduce.
+ */
+#include "ir.h"
+#include "parser.h"
+#include "../include/ompdsm_rt.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A variable-length array whose only variable bound is the first one
+   (double a[n], double m[n][8]): the outlined function cannot name n, so a
+   shared one is passed as a pointer to its first element ("double (*a)",
+   "double (*m)[8]") and used without a dereference. */
+int is_vla(Sym *s)
+{
+  int depth = 0, group = 0;
+  for (int i = s->ident + 1; i <= s->decl_lt; i++) {
+    if (!strcmp(toks[i].text, "[")) { if (depth++ == 0) group++; continue; }
+    if (!strcmp(toks[i].text, "]")) { depth--; continue; }
+    if (depth > 0 && toks[i].kind == IDENTIFIER && toks[i].sym && toks[i].sym->kind == SYM_VAR)
+      return group == 1 ? 1 : -1;
+  }
+  return 0;
+}
+
+char *vla_decay_text(Sym *s, const char *name)
+{
+  Out *o = out_mem();
+  for (int i = s->spec_ft; i <= s->spec_lt; i++) {
+    int k = toks[i].kind;
+    if (k == STATIC || k == EXTERN || k == REGISTER || k == AUTO || k == TYPEDEF || k == THREAD_LOCAL || k == INLINE) continue;
+    fprintf(o->f, " %s", toks[i].text);
+  }
+  int skipping = 0, done = 0, depth = 0;
+  for (int i = s->decl_ft; i <= s->decl_lt; i++) {
+    if (i == s->ident) { fprintf(o->f, " (*%s)", name); skipping = 1; continue; }
+    if (skipping && !done) {
+      if (!strcmp(toks[i].text, "[")) depth++;
+      else if (!strcmp(toks[i].text, "]") && --depth == 0) { done = 1; }
+      continue;
+    }
+    fprintf(o->f, " %s", toks[i].text);
+  }
+  return out_take(o);
+}
+
+/* ------------------------------------------------------------------ */
+/* reductions */
+
+const char *red_identity(int op, const char *orig_ptr, const char *name)
+{
+  static char buf[512];
+  switch (op) {
+  case OMPDSM_RED_MUL: case OMPDSM_RED_LAND: return "1";
+  case OMPDSM_RED_BAND: snprintf(buf, sizeof buf, "~(__typeof__(%s))0", name); return buf;
+  case OMPDSM_RED_MIN: case OMPDSM_RED_MAX:
+    /* min and max are idempotent: the original value is a valid identity */
+    snprintf(buf, sizeof buf, "*(%s)", orig_ptr); return buf;
+  default: return "0";
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* inline data-sharing for worksharing constructs */
+
+
+/* Before the shadowing block: pointers to the originals. */
+int privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max)
+{
+  int n = 0;
+  for (VarClause *v = om->vars; v && n < max; v = v->next) {
+    if (v->kind == DS_SHARED || v->kind == DS_COPYIN || v->kind == DS_COPYPRIVATE) continue;
+    pv[n].v = v;
+    snprintf(pv[n].ptr, sizeof pv[n].ptr, "__ompdsm_p%d", ++uid);
+    const char *x = sym_text(*ctx, v->sym);
+    gen(o, " __typeof__(%s) *%s = &(%s); (void)%s;", x, pv[n].ptr, x, pv[n].ptr);
+    n++;
+  }
+  for (int i = 0; i < n; i++) {
+    VarClause *v = pv[i].v;
+    const char *nm = v->sym->name;
+    gen(o, " __typeof__(*%s) %s;", pv[i].ptr, nm);
+    if (v->kind == DS_FIRSTPRIVATE || v->kind == DS_FIRSTLAST)
+      gen(o, " __builtin_memcpy(&%s, %s, sizeof %s);", nm, pv[i].ptr, nm);
+    if (v->kind == DS_REDUCTION)
+      gen(o, " %s = %s;", nm, red_identity(v->op, pv[i].ptr, nm));
+    *ctx = ctx_add(*ctx, v->sym, nm);
+  }
+  return n;
+}
+
+void privs_close(Out *o, Priv *pv, int n, const char *last_flag)
+{
+  for (int i = 0; i < n; i++) {
+    VarClause *v = pv[i].v;
+    const char *nm = v->sym->name;
+    if ((v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST) && last_flag)
+      gen(o, " if (%s) __builtin_memcpy(%s, &%s, sizeof %s);", last_flag, pv[i].ptr, nm, nm);
+    if (v->kind == DS_REDUCTION)
+      gen(o, " __ompdsm_reduce(%s, &%s, 1, __OMPDSM_TC(%s), %d);", pv[i].ptr, nm, nm, v->op);
+  }
+}
+

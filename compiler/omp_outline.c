@@ -1,0 +1,195 @@
+/*
+ * omp_outline.c — parallel regions become outlined functions.
+ *
+ * The body of "#pragma omp parallel" becomes
+ *   static void __ompdsm_region_N(void *data)
+ * placed in front of the enclosing top-level function. The master fills a
+ * struct __ompdsm_args_N with the ADDRESSES of the shared locals it uses
+ * (its stack lives in DSM memory, so they are valid in every process) and
+ * the VALUES of firstprivate/copyin variables, then calls __ompdsm_parallel.
+ * Inside, a shared local x is a pointer named x and its uses print as (*x);
+ * globals are used directly (they are in the shared sections).
+ * Combined "parallel for/sections" hand the loop clauses to the inline
+ * worksharing lowering inside the outlined function.
+ */
+#include "ir.h"
+#include "parser.h"
+#include "../include/ompdsm_rt.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* parallel regions */
+
+typedef struct Cap { Sym *sym; int kind, op, tok; struct Cap *next; } Cap;
+
+static Cap *cap_find(Cap *l, Sym *s) { for (; l; l = l->next) if (l->sym == s) return l; return NULL; }
+
+static Cap *cap_add(Cap **l, Sym *s, int kind, int op, int tok)
+{
+  Cap *c = xcalloc(1, sizeof *c), **pp = l;
+  c->sym = s; c->kind = kind; c->op = op; c->tok = tok;
+  while (*pp) pp = &(*pp)->next;
+  *pp = c;
+  return c;
+}
+
+static int is_local(Sym *s) { return s->depth > 0 && !s->is_extern; }
+
+static Sym *combined_loop_var(Node *body)
+{
+  Loop L;
+  if (!body || body->kind != N_FOR) return NULL;
+  /* lower_for reports a bad loop; do not report it twice */
+  int save = nerrors;
+  diag_quiet = 1;
+  int ok = loop_canonical(body, &L);
+  diag_quiet = 0;
+  nerrors = save;
+  return ok ? L.var : NULL;
+}
+
+void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+  Omp inner = *om;       /* combined constructs: the worksharing half */
+  Omp par = *om;
+  int combined = om->kind == OMP_PARALLEL_FOR || om->kind == OMP_PARALLEL_SECTIONS;
+  par.vars = NULL;
+  inner.vars = NULL;
+  if (combined) {
+    inner.kind = om->kind == OMP_PARALLEL_FOR ? OMP_FOR : OMP_SECTIONS;
+    inner.nowait = 1;    /* the join ends the region */
+    VarClause **pi = &inner.vars, **pp = &par.vars;
+    for (VarClause *v = om->vars; v; v = v->next) {
+      VarClause *c = xcalloc(1, sizeof *c);
+      *c = *v; c->next = NULL;
+      int to_inner = v->kind == DS_PRIVATE || v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST || v->kind == DS_REDUCTION;
+      if (to_inner) { *pi = c; pi = &c->next; } else { *pp = c; pp = &c->next; }
+    }
+  } else {
+    par.vars = om->vars;
+  }
+  Node *body = n->body;
+  if (!body) return;
+  Sym *loopvar = om->kind == OMP_PARALLEL_FOR ? combined_loop_var(body) : NULL;
+
+  /* what the region uses */
+  Cap *caps = NULL;
+  for (VarClause *v = par.vars; v; v = v->next)
+    cap_add(&caps, v->sym, v->kind, v->op, v->tok);
+  for (VarClause *v = inner.vars; v; v = v->next)
+    if (!cap_find(caps, v->sym)) cap_add(&caps, v->sym, DS_SHARED, 0, v->tok);
+  for (int i = body->ft; i <= body->lt; i++) {
+    Token *t = &toks[i];
+    if (!t->is_use || !t->sym || t->sym->kind != SYM_VAR) continue;
+    Sym *s = t->sym;
+    if (s->ident >= body->ft && s->ident <= body->lt) continue;   /* declared inside */
+    if (cap_find(caps, s)) continue;
+    int kind = DS_SHARED;
+    if (s == loopvar) kind = DS_PRIVATE;
+    else if (s->threadprivate) kind = DS_SHARED;   /* each process has its own */
+    else if (par.deflt == 0) { error_at(i, "'%s' not specified in enclosing 'parallel' with default(none)", s->name); kind = DS_SHARED; }
+    else if (par.deflt == 2) kind = DS_PRIVATE;
+    else if (par.deflt == 3) kind = DS_FIRSTPRIVATE;
+    cap_add(&caps, s, kind, 0, i);
+  }
+
+  int id = ++uid;
+  Out *R = out_mem();
+  gen(R, "\nstruct __ompdsm_args_%d {", id);
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    if ((c->kind == DS_SHARED || c->kind == DS_REDUCTION) && is_local(s) && !s->threadprivate)
+      gen(R, " void *%s;", s->name);
+    else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_COPYIN) {
+      char nm[300]; snprintf(nm, sizeof nm, "fp_%s", s->name);
+      char *t = decl_text(s, nm); gen(R, " %s;", t); free(t);
+    }
+  }
+  gen(R, " char __ompdsm_pad; };\n");
+  gen(R, "static void __ompdsm_region_%d(void *__ompdsm_data) { struct __ompdsm_args_%d *__ompdsm_a = (struct __ompdsm_args_%d *)__ompdsm_data; (void)__ompdsm_a;", id, id, id);
+  Ctx *c2 = NULL;
+  /* pointers to shared originals first: private copies may shadow the names */
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    if (c->kind == DS_REDUCTION) {
+      char nm[300]; snprintf(nm, sizeof nm, "(*__ompdsm_r_%s)", s->name);
+      char *t = decl_text(s, nm);
+      if (is_local(s)) gen(R, " %s = __ompdsm_a->%s;", t, s->name);
+      else gen(R, " %s = &%s;", t, s->name);
+      free(t);
+    }
+  }
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    const char *nm = s->name;
+    switch (c->kind) {
+    case DS_SHARED:
+      if (is_local(s) && !s->threadprivate && is_vla(s)) {
+        if (is_vla(s) < 0) error_at(c->tok, "variable-length array '%s' with a variable inner bound cannot be shared", nm);
+        char *t = vla_decay_text(s, nm); gen(R, " %s = __ompdsm_a->%s;", t, nm); free(t);
+        c2 = ctx_add(c2, s, nm);
+      } else if (is_local(s) && !s->threadprivate) {
+        char p[300]; snprintf(p, sizeof p, "(*%s)", nm);
+        char *t = decl_text(s, p); gen(R, " %s = __ompdsm_a->%s;", t, nm); free(t);
+        c2 = ctx_add(c2, s, p);
+      }
+      break;
+    case DS_PRIVATE: case DS_FIRSTPRIVATE: case DS_REDUCTION: {
+      if (is_local(s) && is_vla(s)) { error_at(c->tok, "variable-length array '%s' cannot be private in a parallel region", nm); break; }
+      char *t = decl_text(s, nm); gen(R, " %s;", t); free(t);
+      if (c->kind == DS_FIRSTPRIVATE) gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
+      if (c->kind == DS_REDUCTION) {
+        char p[300]; snprintf(p, sizeof p, "__ompdsm_r_%s", nm);
+        gen(R, " %s = %s;", nm, red_identity(c->op, p, nm));
+      }
+      break;
+    }
+    case DS_COPYIN:
+      gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
+      break;
+    }
+  }
+  push(OMP_PARALLEL, NULL);
+  Frame *saved = frames->up;
+  frames->up = NULL;              /* a region starts a new lexical nest for checks */
+  R->need_mark = 1;
+  if (combined) {
+    if (inner.kind == OMP_FOR) omp_lower_for(R, n, &inner, c2);
+    else omp_lower_sections(R, n, &inner, c2);
+  } else {
+    gen(R, " {");
+    R->need_mark = 1;
+    emit_range(R, body->ft, body->lt, c2);
+    gen(R, " }");
+  }
+  frames->up = saved;
+  pop();
+  for (Cap *c = caps; c; c = c->next)
+    if (c->kind == DS_REDUCTION)
+      gen(R, " __ompdsm_reduce(__ompdsm_r_%s, &%s, 1, __OMPDSM_TC(%s), %d);", c->sym->name, c->sym->name, c->sym->name, c->op);
+  gen(R, " }\n");
+  char *text = out_take(R);
+  fputs(text, prelude->f);
+  free(text);
+
+  /* the master's side */
+  gen(o, " { struct __ompdsm_args_%d __ompdsm_a%d; __builtin_memset(&__ompdsm_a%d, 0, sizeof __ompdsm_a%d);", id, id, id, id);
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    const char *x = sym_text(ctx, s);
+    if ((c->kind == DS_SHARED || c->kind == DS_REDUCTION) && is_local(s) && !s->threadprivate)
+      gen(o, " __ompdsm_a%d.%s = (void *)&(%s);", id, s->name, x);
+    else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_COPYIN)
+      gen(o, " __builtin_memcpy(&__ompdsm_a%d.fp_%s, &(%s), sizeof __ompdsm_a%d.fp_%s);", id, s->name, x, id, s->name);
+  }
+  char *nt = om->num_threads.ft <= om->num_threads.lt ? span_text(om->num_threads.ft, om->num_threads.lt, ctx) : xstrdup("0");
+  char *ifx = om->if_expr.ft <= om->if_expr.lt ? span_text(om->if_expr.ft, om->if_expr.lt, ctx) : xstrdup("1");
+  gen(o, " __ompdsm_parallel(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, (unsigned)(%s), !!(%s)); }",
+      id, id, id, nt, ifx);
+  free(nt); free(ifx);
+  o->need_mark = 1;
+}
+

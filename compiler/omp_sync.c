@@ -1,0 +1,94 @@
+/*
+ * omp_sync.c — critical, atomic, ordered, barrier, flush and the seed's
+ * semaphore and condition directives.
+ *
+ * Checks that need the lexical nest (a barrier closely nested in a
+ * worksharing/critical/ordered/master region; cond_* outside a critical)
+ * use the frame stack that emit.c keeps; a parallel region starts a new
+ * nest, because what is lexically inside it runs in a different function.
+ */
+#include "ir.h"
+#include "parser.h"
+#include "../include/ompdsm_rt.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+  char *t1, *t2;
+  switch (om->kind) {
+  case OMP_CRITICAL: {
+    char q[300];
+    if (om->name) snprintf(q, sizeof q, "\"%s\"", om->name); else snprintf(q, sizeof q, "(const char *)0");
+    gen(o, " { __ompdsm_critical_start(%s); {", q);
+    push(OMP_CRITICAL, om->name);
+    o->need_mark = 1;
+    emit_range(o, n->body->ft, n->body->lt, ctx);
+    pop();
+    gen(o, " } __ompdsm_critical_end(%s); }", q);
+    o->need_mark = 1;
+    return;
+  }
+  case OMP_ATOMIC:
+    gen(o, " { __ompdsm_atomic_start(); {");
+    push(OMP_ATOMIC, NULL);
+    o->need_mark = 1;
+    emit_range(o, n->body->ft, n->body->lt, ctx);
+    pop();
+    gen(o, " } __ompdsm_atomic_end(); }");
+    o->need_mark = 1;
+    return;
+  case OMP_ORDERED: {
+    const char *it = NULL;
+    for (Frame *f = frames; f && f->kind != OMP_PARALLEL; f = f->up)
+      if (f->kind == OMP_FOR) { it = f->it; break; }
+    if (it) gen(o, " { __ompdsm_ordered_start(%s); {", it); else gen(o, " { {");
+    push(OMP_ORDERED, NULL);
+    o->need_mark = 1;
+    emit_range(o, n->body->ft, n->body->lt, ctx);
+    pop();
+    if (it) gen(o, " } __ompdsm_ordered_end(%s); }", it); else gen(o, " } }");
+    o->need_mark = 1;
+    return;
+  }
+  case OMP_BARRIER:
+    if (frame_find(OMP_FOR, 1) || frame_find(OMP_SECTIONS, 1) || frame_find(OMP_SINGLE, 1) ||
+        frame_find(OMP_CRITICAL, 1) || frame_find(OMP_ORDERED, 1) || frame_find(OMP_MASTER, 1))
+      error_at(om->tok + 1, "barrier region may not be closely nested inside a worksharing, critical, ordered or master region");
+    gen(o, " __ompdsm_barrier();");
+    o->need_mark = 1;
+    return;
+  case OMP_FLUSH: gen(o, " __ompdsm_flush();"); o->need_mark = 1; return;
+  case OMP_TASKWAIT: gen(o, " ;"); return;
+  case OMP_THREADPRIVATE: return;
+  case OMP_SEMA_INIT: case OMP_SEMA_WAIT: case OMP_SEMA_SIGNAL:
+  case OMP_COND_WAIT: case OMP_COND_SIGNAL: case OMP_COND_BROADCAST: {
+    if (!om->name) return;
+    t1 = om->index.ft <= om->index.lt ? span_text(om->index.ft, om->index.lt, ctx) : xstrdup("0");
+    static const char *fn[] = { "sema_init", "sema_wait", "sema_signal", "cond_wait", "cond_signal", "cond_broadcast" };
+    const char *f = fn[om->kind - OMP_SEMA_INIT];
+    if (om->kind == OMP_SEMA_INIT) {
+      t2 = span_text(om->value.ft, om->value.lt, ctx);
+      gen(o, " __ompdsm_%s(\"%s\", (__INT64_TYPE__)(%s), (int)(%s));", f, om->name, t1, t2);
+      free(t2);
+    } else if (om->kind <= OMP_SEMA_SIGNAL) {
+      gen(o, " __ompdsm_%s(\"%s\", (__INT64_TYPE__)(%s));", f, om->name, t1);
+    } else {
+      Frame *cr = NULL;
+      for (Frame *fr = frames; fr && fr->kind != OMP_PARALLEL; fr = fr->up)
+        if (fr->kind == OMP_CRITICAL) { cr = fr; break; }
+      if (!cr) error_at(om->tok + 1, "'%s' must be inside a critical construct", f);
+      char q[300];
+      if (cr && cr->name) snprintf(q, sizeof q, "\"%s\"", cr->name); else snprintf(q, sizeof q, "(const char *)0");
+      gen(o, " __ompdsm_%s(\"%s\", (__INT64_TYPE__)(%s), %s);", f, om->name, t1, q);
+    }
+    free(t1);
+    o->need_mark = 1;
+    return;
+  }
+  default:
+    return;
+  }
+}

@@ -1,0 +1,245 @@
+/*
+ * omp_worksharing.c — for, sections, single and master, lowered inline.
+ *
+ * A canonical loop is normalized to iterations 0..count-1 of an int64
+ * counter; the runtime hands out [lo, hi) chunks (static: computed locally,
+ * dynamic/guided/runtime: from the runtime) and the user's variable is
+ * recomputed as lb + it*step at the top of each iteration. collapse(n)
+ * linearizes a rectangular nest the same way. The thread that runs the
+ * final iteration (or section) copies lastprivate values out.
+ */
+#include "ir.h"
+#include "parser.h"
+#include "../include/ompdsm_rt.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* canonical loops */
+
+
+static int is(int i, const char *s) { return !strcmp(toks[i].text, s); }
+
+static int find_top(int a, int b, const char **ops, int *which)
+{
+  int depth = 0;
+  for (int i = a; i <= b; i++) {
+    if (is(i, "(") || is(i, "[") || is(i, "{")) depth++;
+    else if (is(i, ")") || is(i, "]") || is(i, "}")) depth--;
+    else if (depth == 0)
+      for (int k = 0; ops[k]; k++)
+        if (is(i, ops[k])) { *which = k; return i; }
+  }
+  return -1;
+}
+
+int loop_canonical(Node *f, Loop *L)
+{
+  memset(L, 0, sizeof *L);
+  if (!f || f->kind != N_FOR) { error_at(f ? f->ft : -1, "'omp for' must be followed by a for loop"); return 0; }
+  int ft = f->ft;
+  /* init */
+  static const char *eq[] = { "=", NULL };
+  int w, e = find_top(f->ift, f->ilt, eq, &w);
+  if (e < 0 || e == f->ift || toks[e - 1].kind != IDENTIFIER || !toks[e - 1].sym) {
+    error_at(f->ift <= f->ilt ? f->ift : ft, "non-canonical loop: init must be 'var = lb'");
+    return 0;
+  }
+  static const char *comma[] = { ",", NULL };
+  if (find_top(e + 1, f->ilt, comma, &w) >= 0) { error_at(e, "non-canonical loop: init must declare one variable"); return 0; }
+  L->var_tok = e - 1;
+  L->var = toks[e - 1].sym;
+  L->decl = f->init_decl;
+  if (!f->init_decl && e - 1 != f->ift) { error_at(f->ift, "non-canonical loop: init must be 'var = lb'"); return 0; }
+  L->lb.ft = e + 1; L->lb.lt = f->ilt;
+  if (L->lb.ft > L->lb.lt) { error_at(e, "non-canonical loop: missing lower bound"); return 0; }
+  /* test */
+  static const char *rel[] = { "<", "<=", ">", ">=", NULL };
+  int r = find_top(f->cft, f->clt, rel, &w);
+  if (r < 0) { error_at(f->cft <= f->clt ? f->cft : ft, "non-canonical loop: test must be 'var < ub', 'var <= ub', 'var > ub' or 'var >= ub'"); return 0; }
+  if (r - 1 == f->cft && toks[f->cft].sym == L->var) { L->op = w; L->ub.ft = r + 1; L->ub.lt = f->clt; }
+  else if (r + 1 == f->clt && toks[f->clt].sym == L->var) { L->op = w ^ 2; L->ub.ft = f->cft; L->ub.lt = r - 1; }
+  else { error_at(f->cft, "non-canonical loop: test must compare the loop variable '%s'", L->var->name); return 0; }
+  /* increment */
+  int a = f->sft, b = f->slt, n = b - a + 1;
+  int ok = 0;
+  if (n == 2 && ((toks[a].sym == L->var && (is(b, "++") || is(b, "--"))) || (toks[b].sym == L->var && (is(a, "++") || is(a, "--"))))) {
+    L->step.ft = L->step.lt = -1;
+    L->step_neg = is(a, "--") || is(b, "--");
+    ok = 1;
+  } else if (n >= 3 && toks[a].sym == L->var && (is(a + 1, "+=") || is(a + 1, "-="))) {
+    L->step.ft = a + 2; L->step.lt = b; L->step_neg = is(a + 1, "-="); ok = 1;
+  } else if (n >= 5 && toks[a].sym == L->var && is(a + 1, "=") && toks[a + 2].sym == L->var && (is(a + 3, "+") || is(a + 3, "-"))) {
+    L->step.ft = a + 4; L->step.lt = b; L->step_neg = is(a + 3, "-"); ok = 1;
+  } else if (n >= 5 && toks[a].sym == L->var && is(a + 1, "=") && toks[b].sym == L->var && is(b - 1, "+")) {
+    L->step.ft = a + 2; L->step.lt = b - 2; ok = 1;
+  }
+  if (!ok) { error_at(a <= b ? a : ft, "non-canonical loop: increment must be ++, --, +=, -= or 'var = var + step'"); return 0; }
+  L->body = f->body;
+  return 1;
+}
+
+static Node *only_for(Node *b)
+{
+  if (!b) return NULL;
+  if (b->kind == N_FOR) return b;
+  if (b->kind == N_COMPOUND && b->kids && !b->kids->next && b->kids->kind == N_FOR &&
+      b->kids->ft == b->ft + 1 && b->kids->lt == b->lt - 1)
+    return b->kids;
+  return NULL;
+}
+
+void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+  int depth = om->collapse > 1 ? om->collapse : 1;
+  Loop L[8];
+  if (depth > 8) { error_at(om->tok, "collapse depth above 8 is not supported"); return; }
+  Node *f = n->body;
+  for (int d = 0; d < depth; d++) {
+    if (!loop_canonical(f, &L[d])) return;
+    if (d + 1 < depth) {
+      f = only_for(L[d].body);
+      if (!f) { error_at(L[d].body ? L[d].body->ft : om->tok, "collapse(%d) needs %d perfectly nested loops", depth, depth); return; }
+    }
+  }
+  int id = ++uid;
+  gen(o, " {");
+  Priv pv[64];
+  Ctx *c = ctx;
+  /* evaluate bounds in the enclosing context, before any shadowing */
+  for (int d = 0; d < depth; d++) {
+    char *lb = span_text(L[d].lb.ft, L[d].lb.lt, ctx), *ub = span_text(L[d].ub.ft, L[d].ub.lt, ctx);
+    char *st = L[d].step.ft >= 0 ? span_text(L[d].step.ft, L[d].step.lt, ctx) : xstrdup("1");
+    gen(o, " __INT64_TYPE__ __ompdsm_lb%d_%d = (__INT64_TYPE__)(%s), __ompdsm_ub%d_%d = (__INT64_TYPE__)(%s), __ompdsm_st%d_%d = %s(__INT64_TYPE__)(%s);",
+        id, d, lb, id, d, ub, id, d, L[d].step_neg ? "-" : "", st);
+    static const char *cnt[] = {
+      "(__ompdsm_ub%1$d_%2$d > __ompdsm_lb%1$d_%2$d ? (__ompdsm_ub%1$d_%2$d - __ompdsm_lb%1$d_%2$d + __ompdsm_st%1$d_%2$d - 1) / __ompdsm_st%1$d_%2$d : 0)",
+      "(__ompdsm_ub%1$d_%2$d >= __ompdsm_lb%1$d_%2$d ? (__ompdsm_ub%1$d_%2$d - __ompdsm_lb%1$d_%2$d) / __ompdsm_st%1$d_%2$d + 1 : 0)",
+      "(__ompdsm_lb%1$d_%2$d > __ompdsm_ub%1$d_%2$d ? (__ompdsm_lb%1$d_%2$d - __ompdsm_ub%1$d_%2$d - __ompdsm_st%1$d_%2$d - 1) / -__ompdsm_st%1$d_%2$d : 0)",
+      "(__ompdsm_lb%1$d_%2$d >= __ompdsm_ub%1$d_%2$d ? (__ompdsm_lb%1$d_%2$d - __ompdsm_ub%1$d_%2$d) / -__ompdsm_st%1$d_%2$d + 1 : 0)" };
+    gen(o, " __INT64_TYPE__ __ompdsm_cnt%d_%d = ", id, d);
+    gen(o, cnt[L[d].op], id, d);
+    gen(o, ";");
+    free(lb); free(ub); free(st);
+  }
+  gen(o, " __INT64_TYPE__ __ompdsm_cnt%d = 1;", id);
+  for (int d = 0; d < depth; d++) gen(o, " __ompdsm_cnt%d *= __ompdsm_cnt%d_%d;", id, id, d);
+  int np = privs_open(o, om, &c, pv, 64);
+  /* loop variables are private */
+  for (int d = 0; d < depth; d++) {
+    Sym *v = L[d].var;
+    int listed = 0;
+    for (int i = 0; i < np; i++) if (pv[i].v->sym == v) listed = 1;
+    if (listed) continue;
+    if (L[d].decl) { char *t = decl_text(v, v->name); gen(o, " %s;", t); free(t); }
+    else gen(o, " __typeof__(%s) %s;", sym_text(ctx, v), v->name);
+    c = ctx_add(c, v, v->name);
+  }
+  gen(o, " int __ompdsm_last%d = 0; (void)__ompdsm_last%d; __INT64_TYPE__ __ompdsm_lo%d, __ompdsm_hi%d;", id, id, id, id);
+  char *chunk = om->chunk.ft <= om->chunk.lt ? span_text(om->chunk.ft, om->chunk.lt, ctx) : xstrdup("0");
+  int sched = om->sched < 0 ? OMPDSM_SCHED_STATIC : om->sched;
+  if (sched == OMPDSM_SCHED_STATIC)
+    gen(o, " for (__INT64_TYPE__ __ompdsm_k%d = 0; __ompdsm_static_chunk(__ompdsm_cnt%d, (__INT64_TYPE__)(%s), __ompdsm_k%d, &__ompdsm_lo%d, &__ompdsm_hi%d); __ompdsm_k%d++)",
+        id, id, chunk, id, id, id, id);
+  else
+    gen(o, " __ompdsm_loop_start(%d, __ompdsm_cnt%d, (__INT64_TYPE__)(%s)); while (__ompdsm_loop_next(&__ompdsm_lo%d, &__ompdsm_hi%d))",
+        sched, id, chunk, id, id);
+  free(chunk);
+  gen(o, " for (__INT64_TYPE__ __ompdsm_it%d = __ompdsm_lo%d; __ompdsm_it%d < __ompdsm_hi%d; __ompdsm_it%d++) {", id, id, id, id, id);
+  gen(o, " if (__ompdsm_it%d == __ompdsm_cnt%d - 1) __ompdsm_last%d = 1;", id, id, id);
+  gen(o, " __INT64_TYPE__ __ompdsm_r%d = __ompdsm_it%d;", id, id);
+  for (int d = depth - 1; d >= 0; d--)
+    gen(o, " %s = (__typeof__(%s))(__ompdsm_lb%d_%d + (__ompdsm_r%d %% __ompdsm_cnt%d_%d) * __ompdsm_st%d_%d); __ompdsm_r%d /= __ompdsm_cnt%d_%d;",
+        L[d].var->name, L[d].var->name, id, d, id, id, d, id, d, id, id, d);
+  gen(o, " (void)__ompdsm_r%d;", id);
+  push(OMP_FOR, NULL);
+  snprintf(frames->it, sizeof frames->it, "__ompdsm_it%d", id);
+  o->need_mark = 1;
+  Node *body = L[depth - 1].body;
+  emit_range(o, body->ft, body->lt, c);
+  pop();
+  gen(o, " }");
+  /* a lastprivate loop variable gets the value after the final increment */
+  for (int i = 0; i < np; i++)
+    for (int d = 0; d < depth; d++)
+      if (pv[i].v->sym == L[d].var && d == 0)
+        gen(o, " if (__ompdsm_last%d) %s = (__typeof__(%s))(__ompdsm_lb%d_0 + __ompdsm_cnt%d_0 * __ompdsm_st%d_0);", id, L[d].var->name, L[d].var->name, id, id, id);
+  char lf[32];
+  snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
+  privs_close(o, pv, np, lf);
+  gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
+  o->need_mark = 1;
+}
+
+void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+  Node *b = n->body;
+  if (!b || b->kind != N_COMPOUND) { error_at(om->tok, "'omp sections' must be followed by a compound statement"); return; }
+  int ns = 0;
+  for (Node *k = b->kids; k; k = k->next) ns++;
+  int id = ++uid;
+  Priv pv[64];
+  Ctx *c = ctx;
+  gen(o, " {");
+  int np = privs_open(o, om, &c, pv, 64);
+  gen(o, " int __ompdsm_last%d = 0; (void)__ompdsm_last%d; __ompdsm_sections_start(%d); for (;;) { int __ompdsm_s%d = __ompdsm_sections_next(); if (__ompdsm_s%d < 0) break; if (__ompdsm_s%d == %d) __ompdsm_last%d = 1; switch (__ompdsm_s%d) {",
+      id, id, ns, id, id, id, ns - 1, id, id);
+  int i = 0;
+  push(OMP_SECTIONS, NULL);
+  for (Node *k = b->kids; k; k = k->next, i++) {
+    Node *s = k;
+    if (k->kind == N_OMP && k->omp->kind == OMP_SECTION) s = k->body;
+    else if (k->kind == N_OMP && i > 0) error_at(k->ft, "statement in 'omp sections' is not a 'section'");
+    gen(o, " case %d: {", i);
+    o->need_mark = 1;
+    if (s) emit_range(o, s->ft, s->lt, c);
+    gen(o, " } break;");
+  }
+  pop();
+  gen(o, " } }");
+  char lf[32];
+  snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
+  privs_close(o, pv, np, lf);
+  gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
+  o->need_mark = 1;
+}
+
+
+void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+    int id = ++uid;
+    Priv pv[64];
+    Ctx *c = ctx;
+    gen(o, " { int __ompdsm_ex%d = __ompdsm_single_start(); if (__ompdsm_ex%d) {", id, id);
+    int np = privs_open(o, om, &c, pv, 64);
+    push(OMP_SINGLE, NULL);
+    o->need_mark = 1;
+    emit_range(o, n->body->ft, n->body->lt, c);
+    pop();
+    gen(o, " }");
+    int ncp = 0;
+    for (VarClause *v = om->vars; v; v = v->next)
+      if (v->kind == DS_COPYPRIVATE) {
+        const char *x = sym_text(ctx, v->sym);
+        gen(o, " __ompdsm_copyprivate(&(%s), sizeof (%s), __ompdsm_ex%d);", x, x, id);
+        ncp++;
+      }
+    (void)np;
+    if (!ncp) gen(o, " __ompdsm_loop_end(%d);", om->nowait);
+    gen(o, " }");
+    o->need_mark = 1;
+}
+
+void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+    (void)om;
+    gen(o, " if (__ompdsm_thread_num() == 0) {");
+    push(OMP_MASTER, NULL);
+    o->need_mark = 1;
+    emit_range(o, n->body->ft, n->body->lt, ctx);
+    pop();
+    gen(o, " }");
+    o->need_mark = 1;
+}

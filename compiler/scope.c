@@ -1,0 +1,62 @@
+/*
+ * scope.c — nested scopes and symbol tables.
+ *
+ * A stack of singly linked symbol lists. Symbols are never freed: tokens
+ * point at them until the output is written. The lexer asks
+ * scope_is_typedef() to tell typedef names from identifiers, and OpenMP
+ * clauses resolve with scope_lookup_before() so that a declaration after
+ * the directive cannot capture a name.
+ */
+#include "ir.h"
+
+#include <string.h>
+
+typedef struct Scope { Sym *syms; struct Scope *up; } Scope;
+static Scope file_scope;
+static Scope *cur = &file_scope;
+static int depth;
+
+void scope_push(void)
+{
+  Scope *s = xcalloc(1, sizeof *s);
+  s->up = cur;
+  cur = s;
+  depth++;
+}
+
+void scope_pop(void)
+{
+  if (cur->up) { cur = cur->up; depth--; }  /* scopes stay reachable via syms */
+}
+
+int scope_depth(void) { return depth; }
+
+Sym *scope_declare(const char *name, int kind, int ident)
+{
+  Sym *s = xcalloc(1, sizeof *s);
+  s->name = xstrdup(name);
+  s->kind = kind;
+  s->depth = depth;
+  s->ident = ident;
+  s->next = cur->syms;
+  cur->syms = s;
+  return s;
+}
+
+Sym *scope_lookup_before(const char *name, int pos)
+{
+  for (Scope *s = cur; s; s = s->up)
+    for (Sym *y = s->syms; y; y = y->next)
+      if (!strcmp(y->name, name) && (pos < 0 || y->ident < pos))
+        return y;
+  return NULL;
+}
+
+Sym *scope_lookup(const char *name) { return scope_lookup_before(name, -1); }
+
+int scope_is_typedef(const char *name)
+{
+  Sym *s = scope_lookup(name);
+  return s && s->kind == SYM_TYPEDEF;
+}
+

@@ -1,0 +1,20 @@
+#!/bin/sh
+# run_corpus.sh OMPDSMCC SRC WORKDIR [LAUNCHER ARGS...]
+# Builds SRC with ompdsmcc and runs it (under the launcher, e.g. dsmrun -n 4);
+# the reference output is "// EXPECT: text" from the source if present
+# (programs using the seed's extensions, which gcc ignores), otherwise the
+# output of the same program built with gcc -fopenmp. Fails on any difference.
+set -e
+ompdsmcc=$1; src=$2; work=$3; shift 3
+name=$(basename "$src" .c)
+mkdir -p "$work"
+"$ompdsmcc" -O1 -o "$work/$name.dsm" "$src" -lm
+expect=$(sed -n 's|^// EXPECT: ||p' "$src")
+if [ -n "$expect" ]; then
+  printf '%s\n' "$expect" > "$work/$name.ref"
+else
+  ${GCC:-gcc} -fopenmp -O1 -w -o "$work/$name.gcc" "$src" -lm
+  OMP_NUM_THREADS=${OMP_NUM_THREADS:-4} "$work/$name.gcc" > "$work/$name.ref"
+fi
+"$@" "$work/$name.dsm" > "$work/$name.out"
+diff -u "$work/$name.ref" "$work/$name.out"

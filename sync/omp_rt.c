@@ -1,0 +1,545 @@
+/*
+ * omp_rt.c — the OpenMP runtime that ompdsmcc-generated code calls
+ * (include/ompdsm_rt.h) and the omp.h API, on top of libdsm.
+ *
+ * One OpenMP thread is one DSM process: thread number = rank, and a team of k
+ * threads is ranks 0..k-1. A parallel region is a fork/join; a nested region
+ * runs serialized on the thread that meets it.
+ *
+ * What costs messages:
+ *   static loops         nothing (each thread computes its chunks)
+ *   dynamic/guided loops one round trip to rank 0 per chunk (LOOP)
+ *   sections, single     like a dynamic loop of n (or 1) iterations
+ *   critical, atomic     a DSM lock (named criticals get their own)
+ *   ordered              a DSM lock and condition variable per process slot
+ *   reductions           combined inside one barrier's messages
+ *   flush                2(n-1) messages: notices pushed to every peer
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "omp.h"
+#include "ompdsm_rt.h"
+#include "runtime.h"
+#include "transport.h"
+
+void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
+int dsm__in_region(void);
+
+/* Lock and condition ids the runtime uses. User programs of dsm.h choose ids
+ * below 0x40000000; omp locks use 0x40000000..0x6fffffff (omp_lock.c). */
+#define ID_CRITICAL_BASE 0x70000000u   /* + hash of the name, 24 bits */
+#define ID_ATOMIC        0x7f000000u
+#define ID_ORDERED       0x7f000001u
+#define ID_SEMA_BASE     0x10000000u   /* ids of #pragma omp sema_* names */
+#define BARRIER_ID       0x6f6d7000u
+
+/* ---- team state (per process) -------------------------------------------------- */
+
+static int thread_num;          /* in the innermost active region */
+static int num_threads = 1;
+static int level;               /* nesting depth, active or not */
+static int active;              /* inside an active (multi-process) region */
+static uint64_t region_seq;     /* which region: loop ids are per region */
+static uint32_t ws_seq;         /* worksharing constructs met in this region */
+static int default_threads;     /* omp_set_num_threads / OMP_NUM_THREADS */
+static omp_sched_t run_sched = omp_sched_static;
+static int run_chunk;
+
+static unsigned team_default(void)
+{
+  if (default_threads > 0)
+    return (unsigned)default_threads < dsm__nprocs ? (unsigned)default_threads : dsm__nprocs;
+  return dsm__nprocs;
+}
+
+static uint32_t fnv(const char *s)
+{
+  uint32_t h = 2166136261u;
+  for (; s && *s; s++)
+    h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+/* ---- the program ------------------------------------------------------------- */
+
+static void read_env(void)
+{
+  const char *s = getenv("OMP_NUM_THREADS");
+  if (s && *s) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end && *end != ',') {
+      fprintf(stderr, "ompdsm: error: OMP_NUM_THREADS='%s' is not a number\n", s);
+      exit(2);
+    }
+    if (v > 0) default_threads = (int)v;
+  }
+  s = getenv("OMP_SCHEDULE");
+  if (s && *s) {
+    char kind[32] = "";
+    int chunk = 0;
+    if (sscanf(s, "%31[a-z],%d", kind, &chunk) < 1) kind[0] = 0;
+    if (!strcmp(kind, "static")) run_sched = omp_sched_static;
+    else if (!strcmp(kind, "dynamic")) run_sched = omp_sched_dynamic;
+    else if (!strcmp(kind, "guided")) run_sched = omp_sched_guided;
+    else if (!strcmp(kind, "auto")) run_sched = omp_sched_auto;
+    else {
+      fprintf(stderr, "ompdsm: error: OMP_SCHEDULE='%s' is not static, dynamic, guided or auto\n", s);
+      exit(2);
+    }
+    run_chunk = chunk;
+  }
+}
+
+void __ompdsm_main(int (*user_main)(int, char **), int argc, char **argv)
+{
+  read_env();
+  dsm_main(user_main, argc, argv);
+}
+
+/* ---- parallel regions ------------------------------------------------------------ */
+
+/* The argument of the forked wrapper: the outlined function, the region
+ * number, and the user's argument block after it. */
+struct region_hdr { void (*fn)(void *); uint64_t seq; };
+
+static void region_entry(void *p)
+{
+  struct region_hdr *h = p;
+  int saved_tn = thread_num, saved_nt = num_threads, saved_active = active;
+  thread_num = (int)dsm__rank;
+  num_threads = (int)dsm__team;
+  active = 1;
+  level++;
+  region_seq = h->seq;
+  ws_seq = 0;
+  h->fn(h + 1);
+  level--;
+  thread_num = saved_tn;
+  num_threads = saved_nt;
+  active = saved_active;
+}
+
+void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nthreads, int if_cond)
+{
+  unsigned team = nthreads ? nthreads : team_default();
+  if (team > dsm__nprocs) team = dsm__nprocs;
+  if (active || !if_cond || team <= 1 || dsm__nprocs == 1 || dsm__rank != 0) {
+    /* Serialized: a team of one, this thread. */
+    int saved_tn = thread_num, saved_nt = num_threads;
+    uint32_t saved_ws = ws_seq;
+    thread_num = 0;
+    num_threads = 1;
+    level++;
+    fn(data);
+    level--;
+    thread_num = saved_tn;
+    num_threads = saved_nt;
+    ws_seq = saved_ws;
+    return;
+  }
+  size_t total = sizeof(struct region_hdr) + size;
+  struct region_hdr *h = malloc(total);
+  if (!h) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  h->fn = fn;
+  h->seq = ++region_seq;
+  if (size) memcpy(h + 1, data, size);
+  dsm__fork_team(region_entry, h, total, team);
+  dsm_join();
+  free(h);
+}
+
+int __ompdsm_thread_num(void) { return thread_num; }
+int __ompdsm_num_threads(void) { return num_threads; }
+
+/* ---- worksharing: static ----------------------------------------------------------- */
+
+int __ompdsm_static_chunk(int64_t count, int64_t chunk, int64_t k, int64_t *lo, int64_t *hi)
+{
+  int64_t nth = num_threads, tid = thread_num;
+  if (count <= 0)
+    return 0;
+  if (chunk <= 0) {
+    if (k > 0) return 0;
+    int64_t q = count / nth, r = count % nth;
+    *lo = tid * q + (tid < r ? tid : r);
+    *hi = *lo + q + (tid < r);
+    return *lo < *hi;
+  }
+  int64_t c = k * nth + tid;
+  if (c > (count - 1) / chunk)
+    return 0;
+  *lo = c * chunk;
+  *hi = *lo + chunk < count ? *lo + chunk : count;
+  return 1;
+}
+
+/* ---- worksharing: dynamic, guided, sections, single ----------------------------------- */
+
+/* Rank 0 keeps the next unclaimed iteration of each active loop, keyed by
+ * (region, construct). An entry goes away when every thread of the team has
+ * been told the loop is exhausted. */
+struct loop_entry { uint64_t key; int64_t next, count; uint32_t done_count; struct loop_entry *next_e; };
+static struct loop_entry *loops;   /* rank 0, under dsm__mu */
+
+struct loop_req { uint64_t key; int64_t count, chunk; int32_t sched, nth; };
+struct loop_rep { int64_t lo, hi; };
+
+static struct loop_rep loop_claim(const struct loop_req *q)
+{
+  struct loop_entry **pp = &loops, *e;
+  for (e = loops; e && e->key != q->key; e = e->next_e) pp = &e->next_e;
+  if (!e) {
+    e = calloc(1, sizeof *e);
+    if (!e) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    e->key = q->key;
+    e->count = q->count;
+    e->next_e = loops;
+    loops = e;
+    pp = &loops;
+  }
+  struct loop_rep r = { 0, 0 };
+  int64_t left = e->count - e->next;
+  if (left <= 0) {
+    if (++e->done_count >= (uint32_t)q->nth) {
+      /* everyone has seen the end: forget the loop */
+      for (pp = &loops; *pp != e; pp = &(*pp)->next_e) {}
+      *pp = e->next_e;
+      free(e);
+    }
+    return r;
+  }
+  int64_t chunk = q->chunk > 0 ? q->chunk : 1;
+  if (q->sched == OMPDSM_SCHED_GUIDED) {
+    int64_t g = left / (2 * (int64_t)q->nth);
+    if (g > chunk) chunk = g;
+  }
+  if (chunk > left) chunk = left;
+  r.lo = e->next;
+  r.hi = e->next + chunk;
+  e->next += chunk;
+  return r;
+}
+
+static void on_loop(const dsm__msg_t *m)
+{
+  struct loop_req q;
+  if (m->len != sizeof q)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP request from rank %u", m->origin);
+  memcpy(&q, m->data, sizeof q);
+  pthread_mutex_lock(&dsm__mu);
+  struct loop_rep r = loop_claim(&q);
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__tp_reply(dsm__reqh(m), &r, sizeof r);
+}
+
+/* This thread's current dynamic construct. Constructs nest only through
+ * orphaned calls in serialized regions, which run locally. */
+static struct { struct loop_req req; int local; int64_t local_next; } cur;
+
+void __ompdsm_loop_start(int sched, int64_t count, int64_t chunk)
+{
+  if (sched == OMPDSM_SCHED_RUNTIME) {
+    sched = run_sched == omp_sched_dynamic ? OMPDSM_SCHED_DYNAMIC
+          : run_sched == omp_sched_guided ? OMPDSM_SCHED_GUIDED : OMPDSM_SCHED_STATIC;
+    chunk = run_chunk;
+  }
+  if (sched == OMPDSM_SCHED_STATIC || sched == OMPDSM_SCHED_AUTO) {
+    /* Served by __ompdsm_loop_next through the static schedule below. */
+    sched = OMPDSM_SCHED_STATIC;
+  }
+  cur.req.key = (region_seq << 32) | ++ws_seq;
+  cur.req.count = count;
+  cur.req.chunk = chunk;
+  cur.req.sched = sched;
+  cur.req.nth = num_threads;
+  cur.local = !active || num_threads == 1;
+  cur.local_next = 0;
+}
+
+int __ompdsm_loop_next(int64_t *lo, int64_t *hi)
+{
+  if (cur.req.sched == OMPDSM_SCHED_STATIC) {
+    /* local_next counts this thread's chunks */
+    return __ompdsm_static_chunk(cur.req.count, cur.req.chunk, cur.local_next++, lo, hi);
+  }
+  if (cur.local) {
+    if (cur.local_next >= cur.req.count) return 0;
+    int64_t c = cur.req.chunk > 0 ? cur.req.chunk : 1;
+    *lo = cur.local_next;
+    *hi = *lo + c < cur.req.count ? *lo + c : cur.req.count;
+    cur.local_next = *hi;
+    return 1;
+  }
+  void *reply = NULL;
+  size_t len = 0;
+  dsm__tp_call(0, DSM__MSG_LOOP, &cur.req, sizeof cur.req, &reply, &len);
+  struct loop_rep r;
+  if (len != sizeof r)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP reply");
+  memcpy(&r, reply, sizeof r);
+  free(reply);
+  *lo = r.lo;
+  *hi = r.hi;
+  return r.hi > r.lo;
+}
+
+void __ompdsm_barrier(void)
+{
+  if (active && num_threads > 1)
+    dsm__barrier_red(BARRIER_ID, NULL);
+}
+
+void __ompdsm_loop_end(int nowait)
+{
+  if (!nowait)
+    __ompdsm_barrier();
+}
+
+void __ompdsm_sections_start(unsigned n)
+{
+  __ompdsm_loop_start(OMPDSM_SCHED_DYNAMIC, n, 1);
+}
+
+int __ompdsm_sections_next(void)
+{
+  int64_t lo, hi;
+  return __ompdsm_loop_next(&lo, &hi) ? (int)lo : -1;
+}
+
+int __ompdsm_single_start(void)
+{
+  int64_t lo, hi;
+  __ompdsm_loop_start(OMPDSM_SCHED_DYNAMIC, 1, 1);
+  int got = __ompdsm_loop_next(&lo, &hi);
+  if (got) {
+    /* Tell rank 0 the loop is over for us too, so its entry is freed. */
+    int64_t a, b;
+    __ompdsm_loop_next(&a, &b);
+  }
+  return got;
+}
+
+/* copyprivate: the executor leaves its bytes in a shared scratch buffer
+ * (shared memory, so one barrier publishes them), the others copy them. */
+#define CP_SCRATCH 65536
+DSM_SHARED_BSS static unsigned char cp_scratch[CP_SCRATCH] __attribute__((aligned(4096)));
+
+void __ompdsm_copyprivate(void *buf, size_t size, int executed)
+{
+  if (!active || num_threads == 1) {
+    __ompdsm_barrier();
+    return;
+  }
+  for (size_t off = 0; off < size || off == 0; off += CP_SCRATCH) {
+    size_t n = size - off < CP_SCRATCH ? size - off : CP_SCRATCH;
+    if (executed) memcpy(cp_scratch, (char *)buf + off, n);
+    __ompdsm_barrier();
+    if (!executed) memcpy((char *)buf + off, cp_scratch, n);
+    __ompdsm_barrier();
+    if (size == 0) break;
+  }
+}
+
+/* ---- ordered ----------------------------------------------------------------------- */
+
+/* The next iteration allowed into the ordered block, in shared memory and
+ * guarded by one DSM lock and condition variable. A construct is identified
+ * by its key so a new loop starts again from iteration 0. */
+DSM_SHARED_BSS static struct { uint64_t key; int64_t next; } ord;
+
+void __ompdsm_ordered_start(int64_t i)
+{
+  if (!active || num_threads == 1)
+    return;
+  dsm_lock_acquire(ID_ORDERED);
+  while (!((ord.key == cur.req.key && ord.next == i) || (ord.key != cur.req.key && i == 0)))
+    dsm_cond_wait(ID_ORDERED, ID_ORDERED);
+  ord.key = cur.req.key;
+  dsm_lock_release(ID_ORDERED);
+}
+
+void __ompdsm_ordered_end(int64_t i)
+{
+  if (!active || num_threads == 1)
+    return;
+  dsm_lock_acquire(ID_ORDERED);
+  ord.key = cur.req.key;
+  ord.next = i + 1;
+  dsm_cond_broadcast(ID_ORDERED, ID_ORDERED);
+  dsm_lock_release(ID_ORDERED);
+}
+
+/* ---- critical, atomic, flush ----------------------------------------------------------- */
+
+static unsigned critical_id(const char *name)
+{
+  return name ? ID_CRITICAL_BASE + (fnv(name) & 0xffffffu) + 1 : ID_CRITICAL_BASE;
+}
+
+void __ompdsm_critical_start(const char *name) { if (dsm__nprocs > 1) dsm_lock_acquire(critical_id(name)); }
+void __ompdsm_critical_end(const char *name) { if (dsm__nprocs > 1) dsm_lock_release(critical_id(name)); }
+void __ompdsm_atomic_start(void) { if (dsm__nprocs > 1) dsm_lock_acquire(ID_ATOMIC); }
+void __ompdsm_atomic_end(void) { if (dsm__nprocs > 1) dsm_lock_release(ID_ATOMIC); }
+
+/* Flush: push this process's new interval records to every peer (they keep
+ * them for their next synchronization or flush), then apply whatever records
+ * peers pushed here. 2(n-1) messages; semaphores and condition variables are
+ * the cheaper way to wait for another thread. */
+static uint32_t *flushed_to;   /* own intervals already pushed to each peer */
+
+static void on_flush(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  pthread_mutex_lock(&dsm__mu);
+  if (dsm__intervals_decode(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed FLUSH from rank %u", m->origin);
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__tp_reply(dsm__reqh(m), NULL, 0);
+}
+
+static void flush_impl(void *unused)
+{
+  unsigned n = dsm__nprocs, ncalls = 0;
+  dsm__buf_t *bufs = calloc(n, sizeof *bufs);
+  dsm__call_t *calls = calloc(n, sizeof *calls);
+  if (!bufs || !calls) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  pthread_mutex_lock(&dsm__mu);
+  dsm__release();
+  for (unsigned p = 0; p < n; p++) {
+    if (p == dsm__rank) continue;
+    dsm__own_intervals_encode(&bufs[p], flushed_to[p]);
+    flushed_to[p] = dsm__known[dsm__rank];
+    calls[ncalls].dst = p;
+    calls[ncalls].type = DSM__MSG_FLUSH;
+    calls[ncalls].req = bufs[p].p;
+    calls[ncalls].req_len = bufs[p].len;
+    ncalls++;
+  }
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__tp_call_many(calls, ncalls);
+  pthread_mutex_lock(&dsm__mu);
+  dsm__acquire();
+  pthread_mutex_unlock(&dsm__mu);
+  for (unsigned p = 0; p < n; p++) dsm__buf_free(&bufs[p]);
+  for (unsigned c = 0; c < ncalls; c++) free(calls[c].reply);
+  free(bufs);
+  free(calls);
+}
+
+void __ompdsm_flush(void)
+{
+  if (dsm__nprocs > 1)
+    dsm__on_private_stack(flush_impl, NULL);
+}
+
+/* ---- the seed's semaphores and condition variables ------------------------------------- */
+
+static unsigned sema_id(const char *name, int64_t index)
+{
+  return ID_SEMA_BASE + ((fnv(name) * 31u + (uint32_t)index * 2654435761u) & 0x0fffffffu);
+}
+
+void __ompdsm_sema_init(const char *name, int64_t index, int value) { dsm_sema_init(sema_id(name, index), value); }
+void __ompdsm_sema_wait(const char *name, int64_t index) { dsm_sema_wait(sema_id(name, index)); }
+void __ompdsm_sema_signal(const char *name, int64_t index) { dsm_sema_signal(sema_id(name, index)); }
+void __ompdsm_cond_wait(const char *name, int64_t index, const char *lock_name)
+{
+  dsm_cond_wait(sema_id(name, index), critical_id(lock_name));
+}
+void __ompdsm_cond_signal(const char *name, int64_t index, const char *lock_name)
+{
+  dsm_cond_signal(sema_id(name, index), critical_id(lock_name));
+}
+void __ompdsm_cond_broadcast(const char *name, int64_t index, const char *lock_name)
+{
+  dsm_cond_broadcast(sema_id(name, index), critical_id(lock_name));
+}
+
+void omp_sema_init(const char *name, int index, int value) { __ompdsm_sema_init(name, index, value); }
+void omp_sema_wait(const char *name, int index) { __ompdsm_sema_wait(name, index); }
+void omp_sema_signal(const char *name, int index) { __ompdsm_sema_signal(name, index); }
+
+/* ---- reductions ------------------------------------------------------------------------ */
+
+void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, int op)
+{
+  size_t esz = dsm__red_size(type);
+  if (!esz)
+    dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", type);
+  void *combined = malloc(esz * count + 1);
+  if (!combined) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (active && num_threads > 1) {
+    dsm__red_t red = { type, op, count, partial, combined };
+    dsm__barrier_red(BARRIER_ID, &red);
+  } else {
+    memcpy(combined, partial, esz * count);
+  }
+  /* The master folds the team's result into the shared variable; the barrier
+   * after it makes the value visible to the whole team. */
+  if (thread_num == 0 && dsm__red_combine(type, op, shared, combined, count) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "reduction operator %d does not apply to type %d", op, type);
+  free(combined);
+  __ompdsm_barrier();
+}
+
+/* ---- the heap ---------------------------------------------------------------------------- */
+
+void *__ompdsm_malloc(size_t size) { return dsm__started ? dsm_malloc(size) : malloc(size); }
+void *__ompdsm_calloc(size_t n, size_t size) { return dsm__started ? dsm_calloc(n, size) : calloc(n, size); }
+void *__ompdsm_realloc(void *p, size_t size)
+{
+  if (!dsm__started || (p && !dsm__is_shared(p))) return realloc(p, size);
+  return dsm_realloc(p, size);
+}
+void __ompdsm_free(void *p)
+{
+  if (p && dsm__started && dsm__is_shared(p)) dsm_free(p);
+  else free(p);
+}
+char *__ompdsm_strdup(const char *s) { return dsm__started ? dsm_strdup(s) : strdup(s); }
+
+/* ---- omp.h --------------------------------------------------------------------------------- */
+
+void omp_set_num_threads(int n) { if (n > 0) default_threads = n; }
+int omp_get_num_threads(void) { return num_threads; }
+int omp_get_max_threads(void) { return (int)team_default(); }
+int omp_get_thread_num(void) { return thread_num; }
+int omp_get_num_procs(void) { return (int)dsm__nprocs; }
+int omp_in_parallel(void) { return active && num_threads > 1; }
+void omp_set_dynamic(int d) { (void)d; }
+int omp_get_dynamic(void) { return 0; }
+void omp_set_nested(int n) { (void)n; }
+int omp_get_nested(void) { return 0; }
+int omp_get_thread_limit(void) { return (int)dsm__nprocs; }
+void omp_set_schedule(omp_sched_t kind, int chunk) { run_sched = kind; run_chunk = chunk; }
+void omp_get_schedule(omp_sched_t *kind, int *chunk) { *kind = run_sched; *chunk = run_chunk; }
+int omp_get_level(void) { return level; }
+int omp_get_active_level(void) { return active ? 1 : 0; }
+
+double omp_get_wtime(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double omp_get_wtick(void)
+{
+  struct timespec ts;
+  clock_getres(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void dsm__omp_init(void);
+void dsm__omp_init(void)
+{
+  dsm__tp_handle(DSM__MSG_LOOP, on_loop);
+  dsm__tp_handle(DSM__MSG_FLUSH, on_flush);
+  flushed_to = calloc(dsm__nprocs, sizeof *flushed_to);
+}

@@ -1,0 +1,580 @@
+/*
+ * tp_test.c — the UDP transport exercised by real processes under dsmrun.
+ *
+ *   tp_test MODE [count]
+ *
+ * MODE is one of
+ *   roundtrip  many request/reply exchanges with every peer, contents checked,
+ *              then parallel rounds with dsm__tp_call_many to all peers
+ *   big        4 MiB request and 4 MiB reply with a checked pattern
+ *   dup        a counting handler must run exactly once per call under loss
+ *              (run with DSM_LOSS); dup_requests must be > 0 somewhere
+ *   loss       many calls under DSM_LOSS, all correct, retransmits > 0
+ *   forward    A asks B, B forwards to C, C answers A; deferred replies from
+ *              another thread; a barrier whose manager answers all at once;
+ *              one-way sends counted exactly once
+ *   foreign    datagrams under another key (and garbage) sent into the job
+ *              are dropped and counted, and the job still works
+ *   bench      small-call round-trip time and 4 MiB transfer time (rank 0)
+ *   abort      rank 1 fails; the others must stop on its ABORT (exit 75)
+ *
+ * Every process runs main; each checks what it can see and exits non-zero on
+ * the first failure. The launcher reports a failed rank.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "dsm_internal.h"
+#include "mac.h"
+#include "transport.h"
+
+static unsigned me, np;
+
+#define CHECK(cond) do { if (!(cond)) { fprintf(stderr, "%s:%d: error: rank %u: check failed: %s\n", \
+    __FILE__, __LINE__, me, #cond); exit(1); } } while (0)
+#define CHECK_EQ(a, b) do { long long a_ = (long long)(a), b_ = (long long)(b); if (a_ != b_) {       \
+    fprintf(stderr, "%s:%d: error: rank %u: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__,   \
+            me, #a, a_, #b, b_); exit(1); } } while (0)
+
+/* Message types borrowed for the tests; only their numbers matter here. */
+enum {
+  T_ECHO = DSM__MSG_PING,
+  T_BIG = DSM__MSG_PAGE,
+  T_COUNT = DSM__MSG_DIFF,
+  T_FWD = DSM__MSG_LOCK,
+  T_DEFER = DSM__MSG_COND,
+  T_BARRIER = DSM__MSG_BARRIER,
+  T_ONEWAY = DSM__MSG_SEMA,
+  T_WAITN = DSM__MSG_GC,
+  T_SINK = DSM__MSG_FREE,
+};
+
+static uint8_t pattern(size_t i, unsigned seed)
+{
+  uint32_t x = (uint32_t)(i * 2654435761u) ^ (seed * 40503u);
+  return (uint8_t)(x >> 13 ^ x);
+}
+
+/* ---- handlers ---------------------------------------------------------------- */
+
+/* ECHO: every byte xor (rank + 1), prefixed with the handler's rank. */
+static void on_echo(const dsm__msg_t *m)
+{
+  uint8_t *r = malloc(m->len + 4);
+  memcpy(r, &me, 4);
+  for (size_t i = 0; i < m->len; i++)
+    r[4 + i] = ((const uint8_t *)m->data)[i] ^ (uint8_t)(me + 1);
+  dsm__tp_reply(dsm__reqh(m), r, m->len + 4);
+  free(r);
+}
+
+/* BIG: request = u32 reply size, then the origin's pattern; reply = our
+ * pattern, or nothing if the request was corrupt. */
+static void on_big(const dsm__msg_t *m)
+{
+  const uint8_t *d = m->data;
+  uint32_t want;
+  int ok = m->len >= 4;
+  if (ok) memcpy(&want, d, 4);
+  for (size_t i = 4; ok && i < m->len; i++)
+    ok = d[i] == pattern(i, m->origin);
+  if (!ok) {
+    dsm__tp_reply(dsm__reqh(m), NULL, 0);
+    return;
+  }
+  uint8_t *r = malloc(want);
+  for (size_t i = 0; i < want; i++) r[i] = pattern(i, me + 100);
+  dsm__tp_reply(dsm__reqh(m), r, want);
+  free(r);
+}
+
+/* SINK (bench): answer with the requested number of bytes, no work. */
+static uint8_t *sink_buf;
+static void on_sink(const dsm__msg_t *m)
+{
+  uint32_t want = 0;
+  if (m->len >= 4) memcpy(&want, m->data, 4);
+  dsm__tp_reply(dsm__reqh(m), sink_buf, want <= (8u << 20) ? want : 0);
+}
+
+/* COUNT: how often the handler ran for each origin; the reply is the count. */
+static uint64_t *counts;
+static void on_count(const dsm__msg_t *m)
+{
+  uint64_t c = ++counts[m->origin];
+  dsm__tp_reply(dsm__reqh(m), &c, sizeof c);
+}
+
+/* FWD: payload = hop list (u32 n, u32 ranks...) + u32 value. Each hop doubles
+ * the value and forwards to the next; the last adds its rank and answers. */
+static void on_fwd(const dsm__msg_t *m)
+{
+  uint32_t buf[16];
+  CHECK(m->len >= 8 && m->len <= sizeof buf);
+  memcpy(buf, m->data, m->len);
+  uint32_t n = buf[0];
+  CHECK(m->len == 4 * (n + 2));
+  if (n == 0) {
+    uint32_t v = buf[1] + me;
+    dsm__tp_reply(dsm__reqh(m), &v, sizeof v);
+    return;
+  }
+  uint32_t next = buf[1];
+  memmove(&buf[1], &buf[2], 4 * n);    /* pop the hop, keep the value */
+  buf[0] = n - 1;
+  buf[n] *= 2;
+  dsm__tp_forward(dsm__reqh(m), next, buf, 4 * (n + 1));
+}
+
+/* DEFER: answered 20 ms later by a worker thread. */
+static pthread_mutex_t dq_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t dq_cv = PTHREAD_COND_INITIALIZER;
+static dsm__reqh_t dq[64];
+static uint32_t dq_val[64];
+static unsigned dq_n;
+static int dq_stop;
+
+static void on_defer(const dsm__msg_t *m)
+{
+  CHECK(m->len == 4);
+  pthread_mutex_lock(&dq_mu);
+  CHECK(dq_n < 64);
+  dq[dq_n] = dsm__reqh(m);
+  memcpy(&dq_val[dq_n], m->data, 4);
+  dq_n++;
+  pthread_cond_signal(&dq_cv);
+  pthread_mutex_unlock(&dq_mu);
+}
+
+static void *defer_worker(void *arg)
+{
+  (void)arg;
+  pthread_mutex_lock(&dq_mu);
+  for (;;) {
+    while (!dq_n && !dq_stop)
+      pthread_cond_wait(&dq_cv, &dq_mu);
+    if (!dq_n && dq_stop)
+      break;
+    dsm__reqh_t h = dq[0];
+    uint32_t v = dq_val[0] * 3;
+    memmove(dq, dq + 1, --dq_n * sizeof dq[0]);
+    memmove(dq_val, dq_val + 1, dq_n * sizeof dq_val[0]);
+    pthread_mutex_unlock(&dq_mu);
+    usleep(20000);
+    dsm__tp_reply(h, &v, sizeof v);
+    pthread_mutex_lock(&dq_mu);
+  }
+  pthread_mutex_unlock(&dq_mu);
+  return NULL;
+}
+
+/* BARRIER at rank 0: the handler keeps every arrival and answers them all
+ * when the last one comes in (the service thread answers). */
+static dsm__reqh_t *bar_h;
+static unsigned bar_n;
+static uint32_t bar_epoch;
+static void on_barrier(const dsm__msg_t *m)
+{
+  bar_h[bar_n++] = dsm__reqh(m);
+  if (bar_n == np) {
+    bar_epoch++;
+    for (unsigned i = 0; i < np; i++)
+      dsm__tp_reply(bar_h[i], &bar_epoch, sizeof bar_epoch);
+    bar_n = 0;
+  }
+}
+
+static void barrier(void)
+{
+  dsm__tp_call(0, T_BARRIER, NULL, 0, NULL, NULL);
+}
+
+/* ONEWAY: counted per origin. WAITN(n): answered once n one-ways from the
+ * asking origin arrived (deferred if not yet). */
+static uint64_t *oneway_n;
+static dsm__reqh_t *waitn_h;
+static uint64_t *waitn_want;
+static void waitn_check(unsigned o)
+{
+  if (waitn_want[o] && oneway_n[o] >= waitn_want[o]) {
+    uint64_t v = oneway_n[o];
+    waitn_want[o] = 0;
+    dsm__tp_reply(waitn_h[o], &v, sizeof v);
+  }
+}
+static void on_oneway(const dsm__msg_t *m)
+{
+  uint64_t seq;
+  CHECK(m->len == 8);
+  memcpy(&seq, m->data, 8);
+  oneway_n[m->origin]++;
+  waitn_check(m->origin);
+}
+static void on_waitn(const dsm__msg_t *m)
+{
+  CHECK(m->len == 8);
+  waitn_h[m->origin] = dsm__reqh(m);
+  memcpy(&waitn_want[m->origin], m->data, 8);
+  waitn_check(m->origin);
+}
+
+/* ---- modes --------------------------------------------------------------------- */
+
+static void echo_check(unsigned dst, size_t len, unsigned salt)
+{
+  uint8_t *req = malloc(len ? len : 1);
+  for (size_t i = 0; i < len; i++) req[i] = pattern(i, salt);
+  void *rep;
+  size_t rl;
+  dsm__tp_call(dst, T_ECHO, req, len, &rep, &rl);
+  CHECK_EQ(rl, len + 4);
+  uint32_t who;
+  memcpy(&who, rep, 4);
+  CHECK_EQ(who, dst);
+  for (size_t i = 0; i < len; i++)
+    if (((uint8_t *)rep)[4 + i] != (req[i] ^ (uint8_t)(dst + 1))) {
+      fprintf(stderr, "rank %u: byte %zu of echo from %u wrong\n", me, i, dst);
+      exit(1);
+    }
+  free(rep);
+  free(req);
+}
+
+static void mode_roundtrip(long n)
+{
+  /* Sizes around the fragment boundaries: 1, a few, many datagrams. */
+  static const size_t sizes[] = { 0, 1, 100, 1399, 1400, 1401, 4096, 61440, 61441, 200000 };
+  for (long i = 0; i < n; i++)
+    for (unsigned d = 0; d < np; d++)
+      echo_check(d, sizes[(size_t)i % (sizeof sizes / sizeof sizes[0])], (unsigned)i);
+  barrier();
+  dsm__call_t *cs = calloc(np, sizeof *cs);
+  uint32_t *vals = calloc(np, sizeof *vals);
+  for (long round = 0; round < n; round++) {
+    for (unsigned d = 0; d < np; d++) {
+      vals[d] = (uint32_t)(round * 1000 + d);
+      cs[d] = (dsm__call_t){ d, T_ECHO, &vals[d], 4, NULL, 0 };
+    }
+    dsm__tp_call_many(cs, np);
+    for (unsigned d = 0; d < np; d++) {
+      CHECK_EQ(cs[d].reply_len, 8);
+      uint32_t who, v;
+      memcpy(&who, cs[d].reply, 4);
+      memcpy(&v, (uint8_t *)cs[d].reply + 4, 4);
+      CHECK_EQ(who, d);
+      uint32_t x = (uint8_t)(d + 1) * 0x01010101u;
+      CHECK_EQ(v, vals[d] ^ x);
+      free(cs[d].reply);
+    }
+  }
+  free(cs);
+  free(vals);
+  barrier();
+}
+
+static void big_exchange(unsigned dst, size_t req_len, size_t rep_len)
+{
+  uint8_t *req = malloc(req_len);
+  uint32_t want = (uint32_t)rep_len;
+  memcpy(req, &want, 4);
+  for (size_t i = 4; i < req_len; i++) req[i] = pattern(i, me);
+  void *rep;
+  size_t rl;
+  dsm__tp_call(dst, T_BIG, req, req_len, &rep, &rl);
+  CHECK_EQ(rl, rep_len);
+  for (size_t i = 0; i < rl; i++)
+    if (((uint8_t *)rep)[i] != pattern(i, dst + 100)) {
+      fprintf(stderr, "rank %u: byte %zu of big reply from %u wrong\n", me, i, dst);
+      exit(1);
+    }
+  free(rep);
+  free(req);
+}
+
+static void mode_big(long n)
+{
+  for (long i = 0; i < n; i++)
+    big_exchange((me + 1) % np, 4u << 20, 4u << 20);
+  big_exchange(me, 1u << 20, 1u << 20);   /* to self, through the same path */
+  barrier();
+}
+
+static void mode_count(long n, int expect_dups)
+{
+  for (long i = 1; i <= n; i++)
+    for (unsigned d = 0; d < np; d++) {
+      if (d == me) continue;
+      void *rep;
+      size_t rl;
+      dsm__tp_call(d, T_COUNT, NULL, 0, &rep, &rl);
+      CHECK_EQ(rl, 8);
+      uint64_t c;
+      memcpy(&c, rep, 8);
+      free(rep);
+      CHECK_EQ(c, i);   /* the handler ran exactly once per call */
+    }
+  barrier();
+  for (unsigned o = 0; o < np; o++)
+    CHECK_EQ(counts[o], o == me ? 0 : n);
+  /* Every rank got n requests per peer; under this much loss some reply was
+   * lost and its request came back as a duplicate. */
+  if (expect_dups) {
+    fprintf(stderr, "rank %u: dup_requests %llu retransmits %llu\n", me,
+            (unsigned long long)dsm__stats.stat_dup_requests,
+            (unsigned long long)dsm__stats.stat_retransmits);
+    CHECK(dsm__stats.stat_dup_requests > 0);
+    CHECK(dsm__stats.stat_retransmits > 0);
+  }
+}
+
+static void mode_loss(long n)
+{
+  for (long i = 0; i < n; i++)
+    echo_check((me + 1 + (unsigned)i % (np - 1)) % np, (size_t)(i % 5) * 700, (unsigned)i);
+  barrier();
+  fprintf(stderr, "rank %u: retransmits %llu\n", me,
+          (unsigned long long)dsm__stats.stat_retransmits);
+  CHECK(dsm__stats.stat_retransmits > 0);
+}
+
+static void mode_forward(long n)
+{
+  CHECK(np >= 2);
+  pthread_t worker;
+  pthread_create(&worker, NULL, defer_worker, NULL);
+  for (long i = 0; i < n; i++) {
+    /* A -> B -> C -> A's answer, with every rank as B and C in turn. */
+    unsigned b = (me + 1 + (unsigned)i) % np, c = (me + 2 + (unsigned)i) % np;
+    uint32_t msg[3] = { 1, c, (uint32_t)i + 7 };
+    void *rep;
+    size_t rl;
+    dsm__tp_call(b, T_FWD, msg, sizeof msg, &rep, &rl);
+    CHECK_EQ(rl, 4);
+    uint32_t v;
+    memcpy(&v, rep, 4);
+    free(rep);
+    CHECK_EQ(v, 2 * ((uint32_t)i + 7) + c);
+    /* two hops */
+    uint32_t msg2[4] = { 2, c, b, (uint32_t)i };
+    dsm__tp_call(b, T_FWD, msg2, sizeof msg2, &rep, &rl);
+    CHECK_EQ(rl, 4);
+    memcpy(&v, rep, 4);
+    free(rep);
+    CHECK_EQ(v, 4 * (uint32_t)i + b);
+  }
+  /* Deferred replies answered by another thread, in one parallel round. */
+  dsm__call_t *cs = calloc(np, sizeof *cs);
+  uint32_t *vals = calloc(np, sizeof *vals);
+  for (unsigned d = 0; d < np; d++) {
+    vals[d] = 11 * d + me;
+    cs[d] = (dsm__call_t){ d, T_DEFER, &vals[d], 4, NULL, 0 };
+  }
+  dsm__tp_call_many(cs, np);
+  for (unsigned d = 0; d < np; d++) {
+    uint32_t v;
+    CHECK_EQ(cs[d].reply_len, 4);
+    memcpy(&v, cs[d].reply, 4);
+    CHECK_EQ(v, 3 * vals[d]);
+    free(cs[d].reply);
+  }
+  free(cs);
+  free(vals);
+  /* Barriers: the manager answers everyone from its handler. */
+  for (long i = 0; i < n; i++)
+    barrier();
+  /* One-ways: n to every peer, then wait until the peer counted them all. */
+  for (unsigned d = 0; d < np; d++)
+    for (long i = 0; i < n; i++) {
+      uint64_t seq = (uint64_t)i;
+      dsm__tp_send(d, T_ONEWAY, &seq, sizeof seq);
+    }
+  for (unsigned d = 0; d < np; d++) {
+    uint64_t want = (uint64_t)n, got;
+    void *rep;
+    size_t rl;
+    dsm__tp_call(d, T_WAITN, &want, sizeof want, &rep, &rl);
+    CHECK_EQ(rl, 8);
+    memcpy(&got, rep, 8);
+    free(rep);
+    CHECK_EQ(got, n);
+  }
+  barrier();
+  for (unsigned o = 0; o < np; o++)
+    CHECK_EQ(oneway_n[o], n);    /* exactly once, not more */
+  pthread_mutex_lock(&dq_mu);
+  dq_stop = 1;
+  pthread_cond_signal(&dq_cv);
+  pthread_mutex_unlock(&dq_mu);
+  pthread_join(worker, NULL);
+}
+
+/* Datagrams from outside the job: garbage, too short, and a well-formed
+ * datagram whose MAC is computed under another key. */
+static void mode_foreign(long n)
+{
+  const char *m = getenv("DSM_MASTER");
+  CHECK(m && strchr(m, ':'));
+  struct sockaddr_in a = { .sin_family = AF_INET };
+  char host[64];
+  snprintf(host, sizeof host, "%.*s", (int)(strchr(m, ':') - m), m);
+  CHECK(inet_pton(AF_INET, host, &a.sin_addr) == 1);
+  a.sin_port = htons((uint16_t)atoi(strchr(m, ':') + 1));
+  int s = socket(AF_INET, SOCK_DGRAM, 0);
+  CHECK(s >= 0);
+  const unsigned sent = 3;
+  if (me == np - 1) {
+    uint8_t d[120];
+    memset(d, 0, sizeof d);
+    /* 1: too short */
+    sendto(s, "hi", 2, 0, (struct sockaddr *)&a, sizeof a);
+    /* 2: an ECHO request to rank 0 from rank me, MAC'd under a wrong key */
+    uint32_t v32;
+    v32 = 0x314d5344u; memcpy(d, &v32, 4);
+    d[4] = 1; d[5] = T_ECHO;
+    v32 = me; memcpy(d + 8, &v32, 4);
+    v32 = 0; memcpy(d + 12, &v32, 4);
+    v32 = me; memcpy(d + 16, &v32, 4);
+    v32 = 1400; memcpy(d + 20, &v32, 4);
+    uint64_t v64 = 1u << 30; memcpy(d + 24, &v64, 8);
+    v32 = 4; memcpy(d + 40, &v32, 4);
+    uint8_t wrong[16] = { 0xde, 0xad };
+    uint64_t mac = dsm__siphash(wrong, d, 52);
+    memcpy(d + 52, &mac, 8);
+    sendto(s, d, 60, 0, (struct sockaddr *)&a, sizeof a);
+    /* 3: random bytes */
+    for (size_t i = 0; i < sizeof d; i++) d[i] = pattern(i, 77);
+    sendto(s, d, sizeof d, 0, (struct sockaddr *)&a, sizeof a);
+  }
+  close(s);
+  barrier();
+  if (me == 0) {
+    fprintf(stderr, "rank 0: bad_datagrams %llu\n",
+            (unsigned long long)dsm__stats.stat_bad_datagrams);
+    CHECK(dsm__stats.stat_bad_datagrams >= sent);
+  }
+  mode_roundtrip(n);   /* and the job still works */
+}
+
+static void mode_bench(long n)
+{
+  if (me == 0) {
+    CHECK(np >= 2);
+    uint64_t x = 0;
+    for (int i = 0; i < 200; i++)     /* warm up, let the RTT settle */
+      dsm__tp_call(1, T_ECHO, &x, sizeof x, NULL, NULL);
+    uint64_t t0 = dsm__now_ns();
+    for (long i = 0; i < n; i++)
+      dsm__tp_call(1, T_ECHO, &x, sizeof x, NULL, NULL);
+    uint64_t t1 = dsm__now_ns();
+    printf("small call round trip: %.1f us (%ld calls)\n", (t1 - t0) / 1e3 / n, n);
+    /* Replies of 64 KiB: two datagrams on loopback, a typical page-fetch. */
+    for (uint32_t sz = 4096; sz <= 65536 * 4; sz *= 4) {
+      uint64_t t5 = dsm__now_ns();
+      for (int i = 0; i < 500; i++) {
+        void *r;
+        size_t rl;
+        dsm__tp_call(1, T_SINK, &sz, 4, &r, &rl);
+        CHECK_EQ(rl, sz);
+        free(r);
+      }
+      printf("%u-byte reply: %.1f us per call\n", sz, (dsm__now_ns() - t5) / 1e3 / 500);
+    }
+    /* Transfers only: buffers are ready, the handler just answers. */
+    uint8_t *req = calloc(1, 4u << 20);
+    uint32_t small = 4, big = 4u << 20;
+    double best_req = 1e9, best_rep = 1e9, sum_req = 0, sum_rep = 0;
+    const int reps = 10;
+    for (int rep = 0; rep < reps + 1; rep++) {
+      void *r;
+      size_t rl;
+      memcpy(req, &small, 4);
+      uint64_t t2 = dsm__now_ns();
+      dsm__tp_call(1, T_SINK, req, 4u << 20, &r, &rl);
+      uint64_t t3 = dsm__now_ns();
+      free(r);
+      dsm__tp_call(1, T_SINK, &big, 4, &r, &rl);
+      uint64_t t4 = dsm__now_ns();
+      CHECK_EQ(rl, 4u << 20);
+      free(r);
+      if (rep == 0) continue;   /* the first one warms up buffers and estimates */
+      double a = (t3 - t2) / 1e6, b = (t4 - t3) / 1e6;
+      sum_req += a; sum_rep += b;
+      if (a < best_req) best_req = a;
+      if (b < best_rep) best_rep = b;
+    }
+    printf("4 MiB request: mean %.2f ms best %.2f ms; 4 MiB reply: mean %.2f ms best %.2f ms\n",
+           sum_req / reps, best_req, sum_rep / reps, best_rep);
+    free(req);
+    printf("retransmits %llu datagrams_sent %llu\n",
+           (unsigned long long)dsm__stats.stat_retransmits,
+           (unsigned long long)dsm__stats.stat_datagrams_sent);
+  }
+  barrier();
+}
+
+/* Rank 1 fails; the others are blocked in a call to it and must stop with
+ * DSM__EXIT_PEER_LOST because of its ABORT, long before the liveness timeout. */
+static void mode_abort(long n)
+{
+  (void)n;
+  if (me == 1)
+    dsm__fatal(DSM__EXIT_FATAL, "tp_test: failing on purpose");
+  dsm__tp_call(1, T_DEFER, &me, 4, NULL, NULL);
+  fprintf(stderr, "rank %u: call to a failed rank returned\n", me);
+  exit(1);
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|bench [n]\n", argv[0]);
+    return 2;
+  }
+  me = (unsigned)dsm__env_long("DSM_RANK", 0, 0, 65535);
+  np = (unsigned)dsm__env_long("DSM_SIZE", 1, 1, 65536);
+  dsm__rank = me;
+  dsm__nprocs = np;
+  dsm__verbose = getenv("DSM_DEBUG") && atoi(getenv("DSM_DEBUG"));
+  long n = argc > 2 ? atol(argv[2]) : 50;
+  counts = calloc(np, sizeof *counts);
+  oneway_n = calloc(np, sizeof *oneway_n);
+  waitn_h = calloc(np, sizeof *waitn_h);
+  waitn_want = calloc(np, sizeof *waitn_want);
+  bar_h = calloc(np, sizeof *bar_h);
+  dsm__tp_handle(T_ECHO, on_echo);
+  dsm__tp_handle(T_BIG, on_big);
+  dsm__tp_handle(T_COUNT, on_count);
+  dsm__tp_handle(T_FWD, on_fwd);
+  dsm__tp_handle(T_DEFER, on_defer);
+  dsm__tp_handle(T_BARRIER, on_barrier);
+  dsm__tp_handle(T_ONEWAY, on_oneway);
+  dsm__tp_handle(T_WAITN, on_waitn);
+  dsm__tp_handle(T_SINK, on_sink);
+  sink_buf = calloc(1, 8u << 20);
+  dsm__tp_init(me, np);
+  barrier();
+  const char *mode = argv[1];
+  if (!strcmp(mode, "roundtrip")) mode_roundtrip(n);
+  else if (!strcmp(mode, "big")) mode_big(n);
+  else if (!strcmp(mode, "dup")) mode_count(n, 1);
+  else if (!strcmp(mode, "count")) mode_count(n, 0);
+  else if (!strcmp(mode, "loss")) mode_loss(n);
+  else if (!strcmp(mode, "forward")) mode_forward(n);
+  else if (!strcmp(mode, "foreign")) mode_foreign(n);
+  else if (!strcmp(mode, "bench")) mode_bench(n);
+  else if (!strcmp(mode, "abort")) mode_abort(n);
+  else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
+  dsm__tp_shutdown();
+  fprintf(stderr, "rank %u: %s ok (datagrams sent %llu, retransmits %llu, dups %llu, bad %llu)\n",
+          me, mode, (unsigned long long)dsm__stats.stat_datagrams_sent,
+          (unsigned long long)dsm__stats.stat_retransmits,
+          (unsigned long long)dsm__stats.stat_dup_requests,
+          (unsigned long long)dsm__stats.stat_bad_datagrams);
+  return 0;
+}
