@@ -23,6 +23,7 @@ void dsm__distribute_apply(void);
 /* Manager state, under dsm__mu. */
 struct arrival {
   int present;
+  int local;             /* the manager's own arrival: no request to answer */
   dsm__reqh_t h;
   uint32_t *known;
   uint8_t *red;
@@ -36,6 +37,11 @@ static uint32_t red_type, red_op;
 static uint64_t red_count;
 
 static uint32_t own_sent;   /* own intervals already shipped to rank 0 */
+
+/* The manager's own departure, handed over without the transport. */
+static pthread_cond_t local_cv = PTHREAD_COND_INITIALIZER;
+static dsm__buf_t local_reply;
+static int local_done;
 
 uint32_t dsm__barrier_own_sent(void);
 uint32_t dsm__barrier_own_sent(void) { return own_sent; }
@@ -62,8 +68,14 @@ static void complete(void)
     dsm__buf_u32(&b, (uint32_t)rlen);
     dsm__buf_put(&b, acc, rlen);
     dsm__intervals_encode(&b, arr[r].known);
-    dsm__tp_reply(arr[r].h, b.p, b.len);
-    dsm__buf_free(&b);
+    if (arr[r].local) {
+      local_reply = b;
+      local_done = 1;
+      pthread_cond_signal(&local_cv);
+    } else {
+      dsm__tp_reply(arr[r].h, b.p, b.len);
+      dsm__buf_free(&b);
+    }
     free(arr[r].known);
     free(arr[r].red);
     memset(&arr[r], 0, sizeof arr[r]);
@@ -74,21 +86,21 @@ static void complete(void)
 }
 
 /* BARRIER request: id, team, gc, redlen, type, op, count(u64), red bytes,
- * known vt, own interval records. */
-static void on_barrier(const dsm__msg_t *m)
+ * known vt, own interval records. Called with dsm__mu held, from the service
+ * thread (h != NULL) or for the manager's own arrival (h == NULL). */
+static void arrival(unsigned origin, const void *data, size_t len, const dsm__reqh_t *h)
 {
-  dsm__rd_t r = dsm__rd(m->data, m->len);
+  dsm__rd_t r = dsm__rd(data, len);
   uint32_t id = dsm__rd_u32(&r), team = dsm__rd_u32(&r), gc = dsm__rd_u32(&r);
   uint32_t redlen = dsm__rd_u32(&r), type = dsm__rd_u32(&r), op = dsm__rd_u32(&r);
   uint64_t count = dsm__rd_u64(&r);
   const void *red = dsm__rd_take(&r, redlen);
   uint32_t *known = malloc(dsm__nprocs * sizeof(uint32_t));
   if (!known || dsm__vt_decode(&r, known) < 0 || r.bad || team == 0 || team > dsm__nprocs ||
-      m->origin >= team)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed BARRIER request from rank %u", m->origin);
-  pthread_mutex_lock(&dsm__mu);
+      origin >= team)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed BARRIER request from rank %u", origin);
   if (dsm__intervals_decode(&r) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records from rank %u", m->origin);
+    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records from rank %u", origin);
   if (narrived == 0) {
     cur_id = id;
     cur_team = team;
@@ -98,19 +110,20 @@ static void on_barrier(const dsm__msg_t *m)
     cur_redlen = redlen;
   } else if (id != cur_id || team != cur_team) {
     dsm__fatal(DSM__EXIT_FATAL, "barrier mismatch: rank %u is at barrier %u (team of %u) "
-               "while others are at barrier %u (team of %u)", m->origin, id, team, cur_id, cur_team);
+               "while others are at barrier %u (team of %u)", origin, id, team, cur_id, cur_team);
   } else if (redlen != cur_redlen) {
     dsm__fatal(DSM__EXIT_FATAL, "reduction mismatch at barrier %u: rank %u contributes %u bytes",
-               id, m->origin, redlen);
+               id, origin, redlen);
   }
   if (!arr) {
     arr = calloc(dsm__nprocs, sizeof *arr);
     if (!arr) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   }
-  struct arrival *a = &arr[m->origin];
+  struct arrival *a = &arr[origin];
   DSM__ASSERT(!a->present);
   a->present = 1;
-  a->h = dsm__reqh(m);
+  a->local = h == NULL;
+  if (h) a->h = *h;
   a->known = known;
   a->redlen = redlen;
   a->red = redlen ? malloc(redlen) : NULL;
@@ -118,6 +131,13 @@ static void on_barrier(const dsm__msg_t *m)
   gc_requested |= gc != 0;
   if (++narrived == cur_team)
     complete();
+}
+
+static void on_barrier(const dsm__msg_t *m)
+{
+  dsm__reqh_t h = dsm__reqh(m);
+  pthread_mutex_lock(&dsm__mu);
+  arrival(m->origin, m->data, m->len, &h);
   pthread_mutex_unlock(&dsm__mu);
 }
 
@@ -151,7 +171,22 @@ static void barrier_impl(void *arg)
 
   void *reply = NULL;
   size_t reply_len = 0;
-  dsm__tp_call(0, DSM__MSG_BARRIER, b.p, b.len, &reply, &reply_len);
+  if (dsm__rank == 0) {
+    /* The manager arrives without a message and waits for the last one. */
+    uint64_t t0 = dsm__now_ns();
+    pthread_mutex_lock(&dsm__mu);
+    arrival(0, b.p, b.len, NULL);
+    while (!local_done)
+      pthread_cond_wait(&local_cv, &dsm__mu);
+    local_done = 0;
+    reply = local_reply.p;
+    reply_len = local_reply.len;
+    memset(&local_reply, 0, sizeof local_reply);
+    pthread_mutex_unlock(&dsm__mu);
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  } else {
+    dsm__tp_call(0, DSM__MSG_BARRIER, b.p, b.len, &reply, &reply_len);
+  }
   dsm__buf_free(&b);
 
   dsm__rd_t r = dsm__rd(reply, reply_len);

@@ -9,8 +9,10 @@
  * Slaves wait for forks in dsm_serve_forks, blocked on a condition variable.
  * A FORK with no function tells them the master is exiting.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "dsm_internal.h"
 #include "lrc.h"
@@ -105,6 +107,32 @@ static void fork_impl(void *p)
   free(bufs);
 }
 
+/* The master runs region bodies on a private stack, as the slaves do. The
+ * locals of a region body are private to each thread by OpenMP's rules, so
+ * they need not be shared; running them on the shared stack would make every
+ * call inside the region write a shared page, and every barrier cost the
+ * master a write fault and the others an invalidation. The frames of the
+ * sequential code that forked stay on the shared stack, so their locals
+ * remain shared. */
+static void *region_stack_top;
+
+static void run_region_body(void (*fn)(void *), void *arg)
+{
+  if (dsm__nprocs > 1 && dsm__is_shared(__builtin_frame_address(0))) {
+    if (!region_stack_top) {
+      size_t sz = (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
+      void *st = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+      if (st == MAP_FAILED)
+        dsm__fatal(DSM__EXIT_FATAL, "cannot allocate the region stack: %s", strerror(errno));
+      region_stack_top = (char *)st + sz;
+    }
+    dsm__call_on_stack(fn, arg, region_stack_top);
+  } else {
+    fn(arg);
+  }
+}
+
 void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
 void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team)
 {
@@ -128,7 +156,7 @@ void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team)
     dsm__on_private_stack(fork_impl, &c);
   }
   dsm__team = team;
-  fn(copy);
+  run_region_body(fn, copy);
   free(copy);
 }
 

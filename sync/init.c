@@ -7,6 +7,8 @@ void dsm__barrier_init(void);
 void dsm__forkjoin_init(void);
 void dsm__distribute_init(void);
 void dsm__omp_init(void);
+void dsm__lock_init(void);
+void dsm__sema_init(void);
 
 void dsm__sync_init(void)
 {
@@ -14,4 +16,6 @@ void dsm__sync_init(void)
   dsm__forkjoin_init();
   dsm__distribute_init();
   dsm__omp_init();
+  dsm__lock_init();
+  dsm__sema_init();
 }

@@ -3,10 +3,12 @@
  *
  * An omp_lock_t lives in shared memory and names a DSM lock by id. Ids of
  * OpenMP locks are taken from a range user programs must not pass to
- * dsm_lock_acquire: DSM__OMP_LOCK_BASE and up (0x40000000..0x7fffffff). The
- * process that initializes a lock picks the id from its rank and a private
- * counter, (rank << 20 | counter) + base, so no two processes pick the same
- * id without talking; a process can init 2^20 locks before its ids wrap.
+ * dsm_lock_acquire: 0x40000000..0x4fffffff, inside the 0x40000000..0x6fffffff
+ * that omp_rt.c leaves to omp locks (it uses 0x70000000 and up for critical,
+ * atomic and ordered). The process that initializes a lock picks the id from
+ * its rank and a private counter, (rank << 18 | counter) + base, so no two
+ * processes pick the same id without talking; a process can init 2^18 locks
+ * before its ids wrap (ranks are below 1024, so ids stay below 0x50000000).
  * The id spreads the locks' managers over the ranks (id % nprocs).
  *
  * One OpenMP thread is one DSM process, so which locks this thread holds is
@@ -21,6 +23,7 @@
 #include "lock.h"
 
 #define DSM__OMP_LOCK_BASE 0x40000000u
+#define DSM__OMP_LOCK_END  0x50000000u
 
 static unsigned counter;           /* application thread only */
 
@@ -32,13 +35,13 @@ static unsigned new_id(void)
 {
   if (dsm__rank >= 1024)
     dsm__fatal(DSM__EXIT_FATAL, "omp_init_lock: OpenMP locks support at most 1024 processes");
-  unsigned c = counter++ & 0xfffffu;
-  return DSM__OMP_LOCK_BASE + ((dsm__rank << 20) | c);
+  unsigned c = counter++ & 0x3ffffu;
+  return DSM__OMP_LOCK_BASE + ((dsm__rank << 18) | c);
 }
 
 static void check_id(unsigned id, const char *fn)
 {
-  if (id < DSM__OMP_LOCK_BASE || id >= 2 * DSM__OMP_LOCK_BASE)
+  if (id < DSM__OMP_LOCK_BASE || id >= DSM__OMP_LOCK_END)
     dsm__fatal(DSM__EXIT_FATAL, "%s: the lock was not initialized with omp_init_lock", fn);
 }
 
