@@ -42,6 +42,9 @@ void dsm__diff_from_twin(uint32_t pg, dsm__page_t *p)
 {
   if (!p->twin)
     return;
+  /* A twin of the open interval is diffed only after the interval closes
+   * (dsm__release); one diff per interval is what find_diff relies on. */
+  DSM__ASSERT(!p->dirty);
   /* Only used under dsm__mu, so one buffer serves everyone. */
   static uint8_t tmp[5 * DSM__PAGE / 2 + 64];
   DSM__ASSERT(dsm__diff_max(DSM__PAGE) <= sizeof tmp);

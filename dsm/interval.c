@@ -95,6 +95,12 @@ void dsm__release(void)
 
 void dsm__acquire(void)
 {
+  /* An acquire ends the open interval, as a release does. Otherwise a page
+   * written in the open interval could be invalidated below, diffed at the
+   * next fault under the open interval's number, written again and diffed a
+   * second time under the same number, and a peer asking for that interval
+   * would get only the second diff: writes would be lost. */
+  dsm__release();
   for (uint32_t q = 0; q < dsm__nprocs; q++) {
     if (q == dsm__rank)
       continue;

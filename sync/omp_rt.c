@@ -48,6 +48,11 @@ static uint64_t region_seq;     /* which region: loop ids are per region */
 static uint32_t ws_seq;         /* worksharing constructs met in this region */
 static int default_threads;     /* omp_set_num_threads / OMP_NUM_THREADS */
 static omp_sched_t run_sched = omp_sched_static;
+
+/* This thread's current worksharing construct (loop, sections, single). A
+ * serialized nested region saves and restores it around its own. */
+struct loop_req { uint64_t key; int64_t count, chunk; int32_t sched, nth; };
+static struct { struct loop_req req; int local; int64_t local_next; } cur;
 static int run_chunk;
 
 static unsigned team_default(void)
@@ -130,9 +135,11 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
   unsigned team = nthreads ? nthreads : team_default();
   if (team > dsm__nprocs) team = dsm__nprocs;
   if (active || !if_cond || team <= 1 || dsm__nprocs == 1 || dsm__rank != 0) {
-    /* Serialized: a team of one, this thread. */
+    /* Serialized: a team of one, this thread. The enclosing construct's
+     * dynamic-loop state must survive the inner region's constructs. */
     int saved_tn = thread_num, saved_nt = num_threads;
     uint32_t saved_ws = ws_seq;
+    __typeof__(cur) saved_cur = cur;
     thread_num = 0;
     num_threads = 1;
     level++;
@@ -141,6 +148,7 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
     thread_num = saved_tn;
     num_threads = saved_nt;
     ws_seq = saved_ws;
+    cur = saved_cur;
     return;
   }
   size_t total = sizeof(struct region_hdr) + size;
@@ -187,7 +195,6 @@ int __ompdsm_static_chunk(int64_t count, int64_t chunk, int64_t k, int64_t *lo, 
 struct loop_entry { uint64_t key; int64_t next, count; uint32_t done_count; struct loop_entry *next_e; };
 static struct loop_entry *loops;   /* rank 0, under dsm__mu */
 
-struct loop_req { uint64_t key; int64_t count, chunk; int32_t sched, nth; };
 struct loop_rep { int64_t lo, hi; };
 
 static struct loop_rep loop_claim(const struct loop_req *q)
@@ -238,9 +245,6 @@ static void on_loop(const dsm__msg_t *m)
   dsm__tp_reply(dsm__reqh(m), &r, sizeof r);
 }
 
-/* This thread's current dynamic construct. Constructs nest only through
- * orphaned calls in serialized regions, which run locally. */
-static struct { struct loop_req req; int local; int64_t local_next; } cur;
 
 void __ompdsm_loop_start(int sched, int64_t count, int64_t chunk)
 {
