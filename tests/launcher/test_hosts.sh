@@ -78,9 +78,14 @@ check "arguments survive the remote shell" \
 
 # 6. DSMRUN_SSH replaces the ssh command; a failing remote rank is reported
 # with its host name.
+# The use of DSMRUN_SSH is counted on a job that succeeds: in a failing job
+# dsmrun may stop the other ranks' ssh before they log their start.
+: > "$T/ssh.log"
+PATH="$T/bin:$PATH" DSMRUN_SSH="ssh -o Fake=1" run_dsmrun "$T/out" "$T/err" -n 3 \
+  --hostfile "$T/far-hosts" true
+check "DSMRUN_SSH is used" [ "$(grep -c '^-o Fake=1 far' "$T/ssh.log")" -eq 3 ]
 PATH="$T/bin:$PATH" DSMRUN_SSH="ssh -o Fake=1" run_dsmrun "$T/out" "$T/err" -n 3 \
   --hostfile "$T/far-hosts" sh -c '[ "$DSM_RANK" = 2 ] && exit 4; exit 0'
-check "DSMRUN_SSH is used" [ "$(grep -c '^-o Fake=1 far' "$T/ssh.log")" -eq 3 ]
 check "remote failure: status 4" [ "$RC" -eq 4 ]
 check "remote failure names host far2" grep -Eq '^dsmrun: rank 2 \(host far2, pid [0-9]+\) exited with status 4$' "$T/err"
 
