@@ -101,8 +101,15 @@ static void on_diff(const dsm__msg_t *m)
 
 /* PAGE request: first page, count. Reply: per page, the version vector of our
  * copy (which intervals it contains) and the bytes. Only the home serves, and
- * its copy is never cold. Our own writes are always in our copy, but only
- * closed intervals may be claimed: the open one may still grow. */
+ * its copy is never cold.
+ * A page written in our open interval is served as its twin: the state after
+ * our closed intervals, which is exactly what the version vector claims. The
+ * live page would leak writes of the open interval, and those are not
+ * repaired by its diff later: a diff carries only bytes that differ from the
+ * twin, so a byte changed and changed back within the interval (a swap in a
+ * sort) would keep the stale intermediate value at the reader for good.
+ * While the page is dirty nothing but our own writes changes it (an acquire
+ * closes the interval before it may invalidate the page). */
 static void on_page(const dsm__msg_t *m)
 {
   dsm__rd_t r = dsm__rd(m->data, m->len);
@@ -120,7 +127,9 @@ static void on_page(const dsm__msg_t *m)
     for (unsigned q = 0; q < dsm__nprocs; q++)
       pv[q] = p->pv ? p->pv[q] : 0;
     pv[dsm__rank] = dsm__vt[dsm__rank];
-    memcpy(out + one * k + dsm__nprocs * 4, dsm__page_sys(pg), DSM__PAGE);
+    const uint8_t *src = p->dirty ? p->twin : dsm__page_sys(pg);
+    DSM__ASSERT(src);
+    memcpy(out + one * k + dsm__nprocs * 4, src, DSM__PAGE);
   }
   pthread_mutex_unlock(&dsm__mu);
   dsm__tp_reply(dsm__reqh(m), out, one * count);

@@ -20,7 +20,9 @@
 
 #define DSM__PAGE        4096u
 #define DSM__PAGE_SHIFT  12
-#define DSM__HEAP_BASE   ((uintptr_t)0x100000000000ull)   /* 16 TiB */
+/* 80 TiB: far below where the kernel places mmaps and shared libraries, and
+ * inside AddressSanitizer's "high memory" range, so sanitizer builds work. */
+#define DSM__HEAP_BASE   ((uintptr_t)0x500000000000ull)
 #define DSM__MAX_PROCS   256u
 
 enum { DSM__PROT_NONE = 0, DSM__PROT_READ = 1, DSM__PROT_WRITE = 2 };

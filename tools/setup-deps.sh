@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(
   build-essential pkg-config meson ninja-build flex bison libsigsegv-dev
-  python3 procps iproute2 openssh-client openssh-server
+  python3 procps iproute2 nftables openssh-client openssh-server
   libopenmpi-dev openmpi-bin            # the apps' MPI baselines
   clang libclang-rt-14-dev              # libFuzzer targets
   libibverbs-dev                        # the optional RDMA transport

@@ -1,0 +1,57 @@
+#!/bin/bash
+# test_limits.sh DSMRUN HEAP_EXHAUST — resource limits end a job with a clear
+# message and a non-zero status, never with a crash (death by a signal).
+#  * dsm_malloc beyond the reserved heap (DSM_HEAP_MB=64): status 70 and a
+#    message naming DSM_HEAP_MB.
+#  * dsmrun -n 100000: "dsmrun: error", usage status 2.
+#  * an unresolvable host in the hostfile, and a reachable host whose ssh
+#    port is closed: non-zero within seconds, naming the host or rank.
+. "$(dirname "$0")/lib.sh"
+HEAP=${2:?usage: $0 DSMRUN HEAP_EXHAUST}
+
+# no_signal ERR: dsmrun reported no rank killed by a signal (a launcher's
+# own failure status, like ssh's 255, is a plain exit status).
+no_signal() { ! grep -q "killed by signal" "$1"; }
+grep_absent() { ! grep -q -- "$1" "$2"; }
+
+for n in 1 2; do
+  MARK=$(marked "$HEAP")
+  DSM_HEAP_MB=64 run_dsmrun "$T/out" "$T/err" -n $n --max-time 60 "$MARK"
+  echo "heap n=$n: status $RC after $MS ms: $(grep -m1 DSM_HEAP_MB "$T/err")"
+  check "heap n=$n: status 70" [ "$RC" -eq 70 ]
+  check "heap n=$n: message names DSM_HEAP_MB" grep_q "dsm_malloc.*exhausted.*DSM_HEAP_MB" "$T/err"
+  check "heap n=$n: it did allocate first" grep_q "heap_exhaust: 1 MiB allocated" "$T/err"
+  check "heap n=$n: dsm_malloc did fail" grep_absent "never failed" "$T/err"
+  check "heap n=$n: no process left" no_process "$MARK"
+done
+
+run_dsmrun "$T/out" "$T/err" -n 100000 --max-time 10 /bin/true
+echo "-n 100000: status $RC: $(head -c 200 "$T/err")"
+check "-n 100000: status 2" [ "$RC" -eq 2 ]
+check "-n 100000: dsmrun: error" grep_q "dsmrun: .*error" "$T/err"
+
+# Unresolvable host (the .invalid domain never resolves, RFC 2606).
+BADHOST="nohost-$$.invalid"
+echo "$BADHOST slots=2" >"$T/hosts1"
+MARK="faults-limits-$$-$RANDOM"
+run_dsmrun "$T/out" "$T/err" -n 2 --hostfile "$T/hosts1" --max-time 30 sh -c "sleep 100" "$MARK"
+echo "unresolvable host: status $RC after $MS ms: $(head -c 300 "$T/err")"
+check "unresolvable host: non-zero" [ "$RC" -ne 0 ]
+check "unresolvable host: not a signal death" no_signal "$T/err"
+check "unresolvable host: within 15 s ($MS ms)" [ "$MS" -lt 15000 ]
+check "unresolvable host: host named" grep_q "$BADHOST" "$T/err"
+check "unresolvable host: no process left" no_process "$MARK"
+
+# Reachable but closed: nothing listens on port 1 of 127.0.0.1.
+echo "127.0.0.1 slots=2" >"$T/hosts2"
+run_dsmrun "$T/out" "$T/err" -n 2 --hostfile "$T/hosts2" \
+  --launcher 'ssh -p 1 -o ConnectTimeout=2 -o BatchMode=yes -o StrictHostKeyChecking=no {host}' \
+  --max-time 30 sh -c "sleep 100" "$MARK"
+echo "closed ssh port: status $RC after $MS ms: $(head -c 300 "$T/err")"
+check "closed ssh port: non-zero" [ "$RC" -ne 0 ]
+check "closed ssh port: not a signal death" no_signal "$T/err"
+check "closed ssh port: within 15 s ($MS ms)" [ "$MS" -lt 15000 ]
+check "closed ssh port: host or rank named" grep_q "127\.0\.0\.1|rank [01]" "$T/err"
+check "closed ssh port: no process left" no_process "$MARK"
+
+finish
