@@ -26,6 +26,7 @@
 #include "transport.h"
 #include "runtime.h"
 #include "dsmbench.h"
+#include "ompdsm_rt.h"
 
 void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
 
@@ -131,6 +132,23 @@ static void barrier_region(void *p)
   double t0 = now_ns();
   for (int i = 0; i < a->n; i++) dsm__barrier_red(2, NULL);
   if (dsm_proc_id() == 0) result_ns[2] = (now_ns() - t0) / a->n;
+}
+
+/* A reduction of one double across the team, combined inside the barrier's
+ * messages: the cost over a plain barrier is the payload. */
+static void reduce_region(void *p)
+{
+  struct raw_arg *a = p;
+  double in = dsm_proc_id() + 1.0, out = 0;
+  dsm__red_t red = { OMPDSM_T_DOUBLE, OMPDSM_RED_ADD, 1, &in, &out };
+  for (int i = 0; i < 10; i++) dsm__barrier_red(2, &red);
+  double t0 = now_ns();
+  for (int i = 0; i < a->n; i++) dsm__barrier_red(2, &red);
+  if (dsm_proc_id() == 0) {
+    result_ns[6] = (now_ns() - t0) / a->n;
+    unsigned n = dsm_nprocs();
+    if (out != n * (n + 1) / 2.0) { fprintf(stderr, "dsmbench: wrong reduction %g\n", out); exit(1); }
+  }
 }
 
 /* ---- page and diff fetches ---------------------------------------------------------------- */
@@ -278,6 +296,10 @@ static int bench_main(int argc, char **argv)
     char what[64];
     snprintf(what, sizeof what, "barrier, %u processes", k);
     row(what, result_ns[2], rtt, "udp-rtt");
+  }
+  if (n >= 8) {
+    dsm__fork_team(reduce_region, &a, sizeof a, 8); dsm_join();
+    row("reduction (+, double), 8 processes", result_ns[6], rtt, "udp-rtt");
   }
   fetch_area = dsm_malloc((size_t)FETCH_PAGES * 4096);
   for (int i = 0; i < FETCH_PAGES; i++) fetch_area[(size_t)i * 4096] = 1;
