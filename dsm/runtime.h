@@ -24,9 +24,27 @@ void dsm__call_on_stack(void (*fn)(void *), void *arg, void *top);
 void dsm__exit_collective(int status);
 void dsm__stats_init(void);
 
-/* sync/ */
+/* sync/: handlers registered before the transport starts (init.c). */
 void dsm__sync_init(void);
+void dsm__barrier_init(void);
+void dsm__forkjoin_init(void);
+void dsm__distribute_init(void);
+void dsm__omp_init(void);
+void dsm__lock_init(void);
+void dsm__sema_init(void);
+
+/* forkjoin.c */
 void dsm__forkjoin_release_slaves(int status);
+/* dsm_fork with a team of the first `team` processes (ompdsmcc's num_threads). */
+void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
+/* Write the bytes dsm_distribute pushed here; at every acquire that ends a
+ * barrier or receives a fork. */
+void dsm__distribute_apply(void);
+
+/* barrier.c: own interval records already shipped to rank 0 (barriers and
+ * joins both ship them). */
+uint32_t dsm__barrier_own_sent(void);
+void dsm__barrier_set_own_sent(uint32_t v);
 
 /* A reduction riding on a barrier: every process of the team contributes
  * count elements of one type; all receive the combination (in rank order, so

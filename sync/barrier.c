@@ -18,7 +18,6 @@
 #include "runtime.h"
 #include "transport.h"
 
-void dsm__distribute_apply(void);
 
 /* Manager state, under dsm__mu. */
 struct arrival {
@@ -43,9 +42,7 @@ static pthread_cond_t local_cv = PTHREAD_COND_INITIALIZER;
 static dsm__buf_t local_reply;
 static int local_done;
 
-uint32_t dsm__barrier_own_sent(void);
 uint32_t dsm__barrier_own_sent(void) { return own_sent; }
-void dsm__barrier_set_own_sent(uint32_t v);
 void dsm__barrier_set_own_sent(uint32_t v) { own_sent = v; }
 
 static void complete(void)
@@ -238,7 +235,6 @@ void dsm_barrier(unsigned id)
   dsm__barrier_red(id, NULL);
 }
 
-void dsm__barrier_init(void);
 void dsm__barrier_init(void)
 {
   dsm__tp_handle(DSM__MSG_BARRIER, on_barrier);

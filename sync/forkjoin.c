@@ -19,9 +19,6 @@
 #include "runtime.h"
 #include "transport.h"
 
-void dsm__distribute_apply(void);
-uint32_t dsm__barrier_own_sent(void);
-void dsm__barrier_set_own_sent(uint32_t v);
 
 unsigned dsm__team = 1;
 int dsm__forkjoin_mode;
@@ -66,7 +63,6 @@ static void on_join(const dsm__msg_t *m)
   dsm__tp_reply(dsm__reqh(m), NULL, 0);
 }
 
-void dsm__forkjoin_init(void);
 void dsm__forkjoin_init(void)
 {
   dsm__team = dsm__nprocs;
@@ -133,7 +129,6 @@ static void run_region_body(void (*fn)(void *), void *arg)
   }
 }
 
-void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
 void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team)
 {
   if (dsm__rank != 0)
@@ -200,8 +195,6 @@ void dsm__forkjoin_release_slaves(int status)
   fork_impl(&c);
 }
 
-int dsm__in_region(void);
-int dsm__in_region(void) { return in_region; }
 
 int dsm_serve_forks(void)
 {
@@ -340,7 +333,6 @@ void dsm_distribute(void *addr, size_t size)
   struct dist_call c = { addr, size };
   dsm__on_private_stack(distribute_impl, &c);
 }
-void dsm__distribute_init(void);
 void dsm__distribute_init(void)
 {
   dsm__tp_handle(DSM__MSG_DISTRIBUTE, on_distribute);

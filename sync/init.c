@@ -3,13 +3,6 @@
  */
 #include "runtime.h"
 
-void dsm__barrier_init(void);
-void dsm__forkjoin_init(void);
-void dsm__distribute_init(void);
-void dsm__omp_init(void);
-void dsm__lock_init(void);
-void dsm__sema_init(void);
-
 void dsm__sync_init(void)
 {
   dsm__barrier_init();

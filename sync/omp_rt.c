@@ -27,8 +27,6 @@
 #include "runtime.h"
 #include "transport.h"
 
-void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
-int dsm__in_region(void);
 
 /* Lock and condition ids the runtime uses. User programs of dsm.h choose ids
  * below 0x40000000; omp locks use 0x40000000..0x6fffffff (omp_lock.c). */
@@ -540,7 +538,6 @@ double omp_get_wtick(void)
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-void dsm__omp_init(void);
 void dsm__omp_init(void)
 {
   dsm__tp_handle(DSM__MSG_LOOP, on_loop);

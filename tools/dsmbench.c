@@ -28,7 +28,6 @@
 #include "dsmbench.h"
 #include "ompdsm_rt.h"
 
-void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
 
 static int iters = 2000;
 static FILE *csv;
