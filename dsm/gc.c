@@ -10,7 +10,11 @@
  *   2. a barrier, so no diff is dropped while a home may still ask for it;
  *   3. everyone drops every twin, diff, notice and interval record; a
  *      non-home copy that was missing writes becomes cold and will be fetched
- *      whole from its home.
+ *      whole from its home;
+ *   4. a barrier again, so that no process runs ahead, creates intervals and
+ *      sends their records (a lock grant, a semaphore signal) to a process
+ *      still in step 3, which would drop them with the old ones and later
+ *      forward records with a gap.
  * Afterwards the data held is bounded by what one GC period produces, so the
  * memory of a run of any length stays bounded.
  */
@@ -97,5 +101,7 @@ void dsm__gc_run(void)
   nlisted = 0;
   dsm__intervals_discard();
   pthread_mutex_unlock(&dsm__mu);
+  /* 4. */
+  dsm__barrier_nogc();
   DSM__STAT_INC(gc_runs);
 }
