@@ -1153,6 +1153,40 @@ static void on_timeout(struct xfer *x, uint64_t now)
 
 /* ---- the service thread --------------------------------------------------------- */
 
+static void send_oneway_locked(unsigned dst, unsigned type, const void *data, size_t len);
+
+static void on_ping(const dsm__msg_t *m)
+{
+  dsm__tp_reply(dsm__reqh(m), m->data, m->len);
+}
+
+/* Liveness without waiting: a peer this process has not heard from for a
+ * third of the liveness timeout gets a one-way PING. A live peer's transport
+ * acknowledges it even while its program computes; a stopped or cut-off peer
+ * stays silent, and the unacknowledged PING then ends the job after
+ * DSM_TIMEOUT like any other request would ("rank N did not answer"). Without
+ * this, a barrier manager waiting for a stopped member's arrival, or slaves
+ * waiting for a fork from a stopped master, would wait forever: nobody has a
+ * request outstanding to the silent process. Idle cost: at most one small
+ * datagram pair per peer every DSM_TIMEOUT/3 seconds. Called with mu held. */
+static void keepalive(uint64_t now, uint64_t *next)
+{
+  static uint64_t due;
+  if (!dsm__peers_known || shutting_down || svc_stop)
+    return;
+  uint64_t period = timeout_ns / 3;
+  if (!due)
+    due = now + period;
+  if (now >= due) {
+    for (unsigned p = 0; p < nprocs; p++)
+      if (p != self && now - peers[p].last_heard > period)
+        send_oneway_locked(p, DSM__MSG_PING, NULL, 0);
+    due = now + period;
+  }
+  if (due < *next)
+    *next = due;
+}
+
 static void *service(void *arg)
 {
   (void)arg;
@@ -1199,6 +1233,7 @@ static void *service(void *arg)
     if (backlog || lq_head)
       continue;    /* still busy: timers wait until the queue is empty */
     uint64_t now = dsm__now_ns(), next = now + 1000 * MS;
+    keepalive(now, &next);
     for (struct xfer *x = timers, *nx; x; x = nx) {
       nx = x->tnext;
       if (x->deadline <= now) {
@@ -1320,11 +1355,9 @@ void dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len, 
   if (reply_len) *reply_len = c.reply_len;
 }
 
-void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
+/* A one-way request; the caller holds mu. */
+static void send_oneway_locked(unsigned dst, unsigned type, const void *data, size_t len)
 {
-  DSM__ASSERT(dst < nprocs && type < DSM__MSG_COUNT && len <= DSM__TP_MAX_MSG);
-  pthread_mutex_lock(&mu);
-  DSM__ASSERT(svc_running);
   uint64_t rid = new_rid();
   if (dst == self) {
     local_enqueue(self, self, type, rid, 1, 0, data, len);
@@ -1339,6 +1372,14 @@ void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
     DSM__STAT_MSG(sent, type, len);
     xfer_start(x, 1);
   }
+}
+
+void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
+{
+  DSM__ASSERT(dst < nprocs && type < DSM__MSG_COUNT && len <= DSM__TP_MAX_MSG);
+  pthread_mutex_lock(&mu);
+  DSM__ASSERT(svc_running);
+  send_oneway_locked(dst, type, data, len);
   pthread_mutex_unlock(&mu);
 }
 
@@ -1553,6 +1594,8 @@ void dsm__tp_init(unsigned rank, unsigned size)
   if (frag_force && frag_force < FSZ_MIN)
     dsm__fatal(DSM__EXIT_FATAL, "DSM_FRAG must be 0 or at least %d", FSZ_MIN);
   handlers[DSM__MSG_HELLO] = on_hello;
+  if (!handlers[DSM__MSG_PING])
+    handlers[DSM__MSG_PING] = on_ping;   /* keepalives; dsmbench may bring its own */
   handlers[DSM__MSG_EXIT] = on_exit_req;
   wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd < 0)
