@@ -20,6 +20,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+/* Like cc1, the compiler is a short-lived process that leaves its IR and
+ * argument vectors to exit(); freeing them would only cost time. So a
+ * sanitizer build checks memory errors here but not leaks. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "detect_leaks=0"; }
+#endif
+
 typedef struct Vec { char **v; int n, cap; } Vec;
 
 static void push_arg(Vec *a, const char *s)
@@ -256,6 +264,7 @@ int main(int argc, char **argv)
     push_arg(&c, cc);
     push_arg(&c, do_S ? "-S" : "-c");
     push_arg(&c, "-fno-pie");
+    if (*OMPDSMCC_SANITIZE) push_arg(&c, OMPDSMCC_SANITIZE);
     push_arg(&c, "-I");
     push_arg(&c, inc_dir);
     for (int i = 0; i < comp.n; i++) push_arg(&c, comp.v[i]);
@@ -277,6 +286,7 @@ int main(int argc, char **argv)
   Vec l = {0};
   push_arg(&l, cc);
   push_arg(&l, "-no-pie");
+  if (*OMPDSMCC_SANITIZE) push_arg(&l, OMPDSMCC_SANITIZE);
   for (int i = 0; i < objs.n; i++) push_arg(&l, objs.v[i]);
   for (int i = 0; i < link.n; i++) push_arg(&l, link.v[i]);
   char t[PATH_MAX + 16];

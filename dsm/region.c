@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 #include <unistd.h>
 
 #include "dsm_internal.h"
@@ -79,7 +82,7 @@ static void map_view(const dsm__segment_t *s, int fixed_noreplace)
 void dsm__region_init(void)
 {
   dsm__protect = dsm__nprocs > 1;
-  dsm__heap_size = (size_t)dsm__env_long("DSM_HEAP_MB", 16384, 16, 1 << 22) << 20;
+  dsm__heap_size = (size_t)dsm__env_long("DSM_HEAP_MB", 16384, 16, DSM__HEAP_MAX_MB) << 20;
   dsm__stack_size = (size_t)dsm__env_long("DSM_STACK_MB", 64, 1, 1 << 16) << 20;
   /* Each process carves from its own slice of the heap. */
   dsm__slice_size = (dsm__heap_size / dsm__nprocs) & ~(size_t)(DSM__PAGE - 1);
@@ -109,6 +112,11 @@ void dsm__region_init(void)
   if (dsm__sysview == MAP_FAILED || pages == MAP_FAILED)
     dsm__fatal(DSM__EXIT_FATAL, "cannot reserve %zu MiB of address space: %s", off >> 20,
                strerror(errno));
+#if defined(__SANITIZE_ADDRESS__)
+  /* The page table holds the only pointers to twins, diffs and notices, and
+   * LeakSanitizer does not look inside anonymous mappings unless told. */
+  __lsan_register_root_region(pages, (size_t)dsm__npages * sizeof(dsm__page_t));
+#endif
 
   for (unsigned i = 0; i < dsm__nsegs; i++) {
     dsm__segment_t *s = &dsm__segs[i];
@@ -190,4 +198,17 @@ void dsm__set_prot(uint32_t pg, int prot)
   if (mprotect((void *)dsm__page_addr(pg), DSM__PAGE, os[prot]) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "mprotect of shared page %u failed: %s", pg, strerror(errno));
   p->prot = (uint8_t)prot;
+}
+
+void dsm__region_exit(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  /* LeakSanitizer looks for pointers in the executable's data and bss at
+   * exit, and the DSM_SHARED sections lie inside them; a page still
+   * invalid here would fault in its scanner, which has no DSM to serve it.
+   * No protocol runs after the shutdown, so the stale contents are fine. */
+  for (unsigned i = 0; i < dsm__nsegs; i++)
+    if (dsm__segs[i].home >= 0 && dsm__segs[i].size)
+      (void)mprotect((void *)dsm__segs[i].base, dsm__segs[i].size, PROT_READ);
+#endif
 }

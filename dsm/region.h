@@ -20,9 +20,19 @@
 
 #define DSM__PAGE        4096u
 #define DSM__PAGE_SHIFT  12
+#if defined(__SANITIZE_THREAD__)
+/* ThreadSanitizer (x86-64) allows application memory only in the low
+ * 512 GiB, the PIE range and near the top; everything else is its shadow or
+ * unusable. A ThreadSanitizer build puts the heap at 64 GiB and caps it so
+ * heap and master stack end below 512 GiB. */
+#define DSM__HEAP_BASE   ((uintptr_t)0x001000000000ull)
+#define DSM__HEAP_MAX_MB (256u << 10)
+#else
 /* 80 TiB: far below where the kernel places mmaps and shared libraries, and
- * inside AddressSanitizer's "high memory" range, so sanitizer builds work. */
+ * inside AddressSanitizer's "high memory" range, so ASan builds work too. */
 #define DSM__HEAP_BASE   ((uintptr_t)0x500000000000ull)
+#define DSM__HEAP_MAX_MB (1u << 22)
+#endif
 #define DSM__MAX_PROCS   256u
 
 enum { DSM__PROT_NONE = 0, DSM__PROT_READ = 1, DSM__PROT_WRITE = 2 };
@@ -67,6 +77,9 @@ extern size_t dsm__stack_size;
 extern int dsm__protect;               /* 0 in a job of one process */
 
 void dsm__region_init(void);
+/* After the job's collective shutdown: leave the application view of the
+ * globals readable for tools that scan the executable's data at exit. */
+void dsm__region_exit(void);
 /* Page number of an application address, or -1 when it is not shared. */
 long dsm__page_of(const void *addr);
 /* Is addr inside any shared segment? */

@@ -21,16 +21,30 @@ static const char *const scalar_names[] = {
 };
 #define NSCALARS (sizeof scalar_names / sizeof scalar_names[0])
 
+/* Counters are bumped by the service thread while the application thread
+ * reads them (dsm_stat); every read is an atomic load, like every update. */
+static uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+/* A copy of this process's counters while the service thread may still
+ * be counting (the block is nothing but uint64_t counters). */
+static void snapshot(struct dsm__stats *out)
+{
+  const uint64_t *src = (const uint64_t *)&dsm__stats;
+  uint64_t *dst = (uint64_t *)out;
+  for (size_t i = 0; i < sizeof *out / sizeof(uint64_t); i++)
+    dst[i] = ld(&src[i]);
+}
+
 static uint64_t scalar(const struct dsm__stats *s, unsigned i)
 {
-  return ((const uint64_t *)s)[i];
+  return ld(&((const uint64_t *)s)[i]);
 }
 
 static uint64_t total_msgs(const struct dsm__stats *s, int sent)
 {
   uint64_t t = 0;
   for (unsigned i = 0; i < DSM__MSG_COUNT; i++)
-    t += sent ? s->stat_msgs_sent[i] : s->stat_msgs_recv[i];
+    t += ld(sent ? &s->stat_msgs_sent[i] : &s->stat_msgs_recv[i]);
   return t;
 }
 
@@ -38,7 +52,7 @@ static uint64_t total_bytes(const struct dsm__stats *s, int sent)
 {
   uint64_t t = 0;
   for (unsigned i = 0; i < DSM__MSG_COUNT; i++)
-    t += sent ? s->stat_bytes_sent[i] : s->stat_bytes_recv[i];
+    t += ld(sent ? &s->stat_bytes_sent[i] : &s->stat_bytes_recv[i]);
   return t;
 }
 
@@ -46,7 +60,7 @@ int64_t dsm_stat(const char *name)
 {
   for (unsigned i = 0; i < NSCALARS; i++)
     if (!strcmp(name, scalar_names[i]))
-      return (int64_t)__atomic_load_n(&((uint64_t *)&dsm__stats)[i], __ATOMIC_RELAXED);
+      return (int64_t)scalar(&dsm__stats, i);
   if (!strcmp(name, "msgs_sent"))  return (int64_t)total_msgs(&dsm__stats, 1);
   if (!strcmp(name, "msgs_recv"))  return (int64_t)total_msgs(&dsm__stats, 0);
   if (!strcmp(name, "bytes_sent")) return (int64_t)total_bytes(&dsm__stats, 1);
@@ -54,9 +68,9 @@ int64_t dsm_stat(const char *name)
   for (unsigned t = 1; t < DSM__MSG_COUNT; t++) {
     char buf[64];
     snprintf(buf, sizeof buf, "msgs_sent.%s", dsm__msg_name(t));
-    if (!strcmp(name, buf)) return (int64_t)dsm__stats.stat_msgs_sent[t];
+    if (!strcmp(name, buf)) return (int64_t)ld(&dsm__stats.stat_msgs_sent[t]);
     snprintf(buf, sizeof buf, "bytes_sent.%s", dsm__msg_name(t));
-    if (!strcmp(name, buf)) return (int64_t)dsm__stats.stat_bytes_sent[t];
+    if (!strcmp(name, buf)) return (int64_t)ld(&dsm__stats.stat_bytes_sent[t]);
   }
   return -1;
 }
@@ -177,12 +191,13 @@ void dsm__stats_report(void)
   if (!mode || !*mode || !strcmp(mode, "0"))
     return;
   if (dsm__rank != 0) {
-    struct dsm__stats snap = dsm__stats;
+    struct dsm__stats snap;
+    snapshot(&snap);
     dsm__tp_call(0, DSM__MSG_STATS, &snap, sizeof snap, NULL, NULL);
     return;
   }
   pthread_mutex_lock(&gather_mu);
-  gathered[0] = dsm__stats;
+  snapshot(&gathered[0]);
   while (gathered_count < dsm__nprocs - 1)
     pthread_cond_wait(&gather_cv, &gather_mu);
   pthread_mutex_unlock(&gather_mu);

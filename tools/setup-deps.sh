@@ -8,6 +8,7 @@ pkgs=(
   python3 procps iproute2 nftables openssh-client openssh-server
   libopenmpi-dev openmpi-bin            # the apps' MPI baselines
   clang libclang-rt-14-dev              # libFuzzer targets
+  afl++                                 # the compiler fuzzer (tools/fuzz-compiler.sh)
   libibverbs-dev                        # the optional RDMA transport
   gnuplot-nox                           # benchmark plots
 )

@@ -1,11 +1,46 @@
 #!/usr/bin/env bash
 # test.sh — on a fresh Debian 12 machine: install what is missing, build, and
-# run every test. Extra arguments go to `meson test` (e.g. --suite dsm).
+# run every test, in three builds:
+#
+#   build/        the normal build: every suite
+#   build-asan/   AddressSanitizer + UndefinedBehaviorSanitizer: every suite
+#                 again (libdsm, the tools, the compiler, the apps and the
+#                 programs ompdsmcc builds are all instrumented)
+#   build-tsan/   ThreadSanitizer: the suites whose processes run a service
+#                 thread next to the application thread (transport, dsm,
+#                 sync, and verbs with its NIC stand-in thread)
+#
+# Arguments go to `meson test` and then only the normal build is tested
+# (e.g. `tools/test.sh --suite dsm` for a quick look). OMPDSM_SANITIZERS=0
+# skips the two sanitizer builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-deps.sh
-[ -d build ] || meson setup build --buildtype=debugoptimized
-ninja -C build
+
 # 2 cores: the multi-process jobs block rather than spin, so two test jobs at
 # a time keep the machine busy without starving the jobs' own processes.
-meson test -C build --print-errorlogs --num-processes 2 "$@"
+run_tests() {   # run_tests BUILDDIR [meson test arguments...]
+  local dir=$1; shift
+  ninja -C "$dir"
+  meson test -C "$dir" --print-errorlogs --num-processes 2 "$@"
+}
+
+[ -d build ] || meson setup build --buildtype=debugoptimized
+if (($#)); then
+  run_tests build "$@"
+  exit
+fi
+run_tests build
+[ "${OMPDSM_SANITIZERS:-1}" = 0 ] && exit 0
+
+# A sanitizer report must fail the test that caused it: UBSan stops at the
+# first finding (ASan and TSan always do, with exit status 1 and 66).
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+echo "test.sh: the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer"
+[ -d build-asan ] || meson setup build-asan --buildtype=debugoptimized \
+  -Db_sanitize=address,undefined -Db_lundef=false
+run_tests build-asan
+echo "test.sh: transport, dsm, sync and verbs suites under ThreadSanitizer"
+[ -d build-tsan ] || meson setup build-tsan --buildtype=debugoptimized \
+  -Db_sanitize=thread -Db_lundef=false -Dapps=false -Dcompiler=false
+run_tests build-tsan --suite transport --suite dsm --suite sync --suite verbs

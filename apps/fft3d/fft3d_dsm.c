@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     }
     for (int t = 0; t < iters; t++)
         slots[me * slot + t] = mysums[t];
+    free(mysums);
     dsm_barrier(4);
     double elapsed = app_now() - t0;
 
@@ -108,7 +109,9 @@ int main(int argc, char **argv)
                 dsm_exit(2);
             rc = app_verdict(fft3d_same(sums, ref, iters), "fft3d",
                              "checksums match the sequential run within 1e-9");
+            free(ref);
         }
+        free(sums);
         fflush(stdout);
     }
     dsm_barrier(5);

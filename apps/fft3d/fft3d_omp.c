@@ -65,13 +65,21 @@ int main(int argc, char **argv)
     for (int t = 0; t < iters; t++)
         printf("fft3d: step %d checksum %.12e %.12e\n", t + 1, sums[t].re, sums[t].im);
 
+    free(u);
+    free(v0);
+    free(w);
     if (!o.verify) {
         printf("UNVERIFIED fft3d\n");
+        free(sums);
+        fft3d_teardown(&f);
         return 0;
     }
     struct cplx *ref = malloc((size_t)iters * sizeof *ref);
     if (!ref || fft3d_run_seq(&f, o.seed, iters, ref) != 0)
         return 2;
-    return app_verdict(fft3d_same(sums, ref, iters), "fft3d",
-                       "checksums match the sequential run within 1e-9");
+    int ok = fft3d_same(sums, ref, iters);
+    free(sums);
+    free(ref);
+    fft3d_teardown(&f);
+    return app_verdict(ok, "fft3d", "checksums match the sequential run within 1e-9");
 }

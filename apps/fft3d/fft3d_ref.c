@@ -31,6 +31,14 @@ int fft3d_setup(struct fft3d *f, int n)
     return 0;
 }
 
+void fft3d_teardown(struct fft3d *f)
+{
+    free(f->tw);
+    free(f->ex);
+    f->tw = NULL;
+    f->ex = NULL;
+}
+
 /* Element i of the whole array takes draws 2i and 2i+1 of the generator,
  * whatever slab it is computed in. */
 void fft3d_fill(const struct fft3d *f, struct cplx *u, int z0, int z1, uint64_t seed)

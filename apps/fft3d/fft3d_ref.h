@@ -30,6 +30,7 @@ struct fft3d {
 };
 
 int  fft3d_setup(struct fft3d *f, int n);   /* n a power of two; 0 on success */
+void fft3d_teardown(struct fft3d *f);       /* frees what fft3d_setup allocated */
 void fft3d_fill(const struct fft3d *f, struct cplx *u, int z0, int z1, uint64_t seed);
 /* dir = -1 forward, +1 inverse (unscaled). */
 void fft3d_line(const struct fft3d *f, struct cplx *a, int dir);

@@ -69,10 +69,14 @@ int main(int argc, char **argv)
 
     if (!o.verify) {
         printf("UNVERIFIED fft3d\n");
+        free(sums);
+        fft3d_teardown(&f);
         return 0;
     }
     int ok = roundtrip_ok(&f, o.seed);
     for (int t = 0; t < iters; t++)
         ok = ok && isfinite(sums[t].re) && isfinite(sums[t].im);
+    free(sums);
+    fft3d_teardown(&f);
     return app_verdict(ok, "fft3d", "Parseval and inverse(forward(u0)) = u0 within 1e-10");
 }

@@ -144,6 +144,7 @@ int main(int argc, char **argv)
             qs_fill(ref, n, o.seed);
             qs_sort_seq(ref, n);
             rc = app_verdict(qs_check(data, ref, n) == 0, "qsort", "equals the sequential sort");
+            free(ref);
         }
         fflush(stdout);
     }

@@ -117,5 +117,7 @@ int main(int argc, char **argv)
         return 2;
     qs_fill(ref, n, o.seed);
     qs_sort_seq(ref, n);
-    return app_verdict(qs_check(data, ref, n) == 0, "qsort", "equals the sequential sort");
+    int ok = qs_check(data, ref, n) == 0;
+    free(ref);
+    return app_verdict(ok, "qsort", "equals the sequential sort");
 }

@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 
     if (!o.verify) {
         printf("UNVERIFIED qsort\n");
+        free(a);
         return 0;
     }
     int *ref = malloc((size_t)o.n * sizeof *ref);
@@ -35,5 +36,8 @@ int main(int argc, char **argv)
         return 2;
     qs_fill(ref, o.n, o.seed);
     qsort(ref, (size_t)o.n, sizeof *ref, cmp_int);
-    return app_verdict(qs_check(a, ref, o.n) == 0, "qsort", "equals libc qsort of the input");
+    int ok = qs_check(a, ref, o.n) == 0;
+    free(a);
+    free(ref);
+    return app_verdict(ok, "qsort", "equals libc qsort of the input");
 }

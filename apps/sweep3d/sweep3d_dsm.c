@@ -137,6 +137,10 @@ int main(int argc, char **argv)
     sums[me * (4096 / sizeof *sums)] = sw_sum(&s, phi, j0, j1);
     dsm_barrier(2);
     double elapsed = app_now() - t0;
+    free(phi);
+    free(src);
+    free(kface);
+    free(sink);
 
     int rc = 0;
     if (me == 0) {

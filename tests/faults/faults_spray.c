@@ -77,13 +77,13 @@ int main(int argc, char **argv)
   if (s < 0) { perror("socket"); return 1; }
 
   long sent[3] = {0, 0, 0}, errors = 0;
-  uint8_t b[1500];
+  uint8_t b[1500] = {0};
   double t0 = now(), step = 1.0 / (double)rate;
   for (long k = 0; now() - t0 < secs; k++) {
     int kind = (int)(k % 3);
     for (unsigned t = 0; t < nt; t++) {
       size_t len;
-      for (size_t i = 0; i < sizeof b; i += 8) put64(b + i, rnd());
+      for (size_t i = 0; i + 8 <= sizeof b; i += 8) put64(b + i, rnd());   /* 1500 = 187 * 8 + 4 */
       if (kind == 0) {
         len = rnd() % 1401;
       } else if (kind == 1) {

@@ -12,16 +12,6 @@ JOB=${2:?usage: $0 DSMRUN FAULTS_JOB FAULTS_SPRAY}
 SPRAY=${3:?usage: $0 DSMRUN FAULTS_JOB FAULTS_SPRAY}
 N=4
 
-# udp_ports PID: the local UDP ports of PID's sockets, one a line.
-udp_ports() {
-  local pid=$1 inodes
-  inodes=$(ls -l "/proc/$pid/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\].*/\1/p' | sort -u)
-  [ -n "$inodes" ] || return 0
-  awk -v list="$(echo $inodes)" 'BEGIN { n = split(list, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
-    NR > 1 && ($10 in want) { split($2, la, ":"); print la[2] }' "/proc/$pid/net/udp" |
-    while read -r hex; do echo $((16#$hex)); done
-}
-
 MARK=$(marked "$JOB")
 PIDS="$T/pids"
 mkdir "$PIDS"

@@ -4,6 +4,8 @@
 #  * dsm_malloc beyond the reserved heap (DSM_HEAP_MB=64): status 70 and a
 #    message naming DSM_HEAP_MB.
 #  * dsmrun -n 100000: "dsmrun: error", usage status 2.
+#  * more ranks than the open-file limit or the ephemeral ports allow: a
+#    message naming the limit, non-zero, no process left.
 #  * an unresolvable host in the hostfile, and a reachable host whose ssh
 #    port is closed: non-zero within seconds, naming the host or rank.
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +31,41 @@ run_dsmrun "$T/out" "$T/err" -n 100000 --max-time 10 /bin/true
 echo "-n 100000: status $RC: $(head -c 200 "$T/err")"
 check "-n 100000: status 2" [ "$RC" -eq 2 ]
 check "-n 100000: dsmrun: error" grep_q "dsmrun: .*error" "$T/err"
+
+# More processes than the open-file limit allows: dsmrun needs a few
+# descriptors per rank (output pipes, the lifeline), so -n 8 under
+# `ulimit -n 24` cannot start; it must say so, not crash or hang.
+MARK=$(marked "$HEAP")
+t0=$(now_ms)
+(ulimit -n 24; exec "$DSMRUN" -n 8 --max-time 30 "$MARK") >"$T/out" 2>"$T/err" </dev/null
+RC=$?; MS=$(( $(now_ms) - t0 ))
+echo "ulimit -n 24, -n 8: status $RC after $MS ms: $(head -c 300 "$T/err")"
+check "open-file limit: non-zero" [ "$RC" -ne 0 ]
+check "open-file limit: not a signal death" no_signal "$T/err"
+check "open-file limit: names the limit" grep_q "open files|open-file limit" "$T/err"
+check "open-file limit: no process left" no_process "$MARK"
+
+# More processes than ports: in a network namespace whose ephemeral port
+# range has 2 ports, the third rank's socket has no port. The job must end
+# at once with a message about the port, not a crash and not a hang.
+if [ "$(id -u)" -eq 0 ] && ip netns add "dfl$$" 2>/dev/null; then
+  CLEANUP+=("ip netns del dfl$$ 2>/dev/null")
+  ip -n "dfl$$" link set lo up
+  ip netns exec "dfl$$" sysctl -q -w net.ipv4.ip_local_port_range="40000 40001" 2>/dev/null ||
+    ip netns exec "dfl$$" sysctl -q -w net.ipv4.ip_local_port_range="40000 40002"
+  MARK=$(marked "$HEAP")
+  t0=$(now_ms)
+  ip netns exec "dfl$$" "$DSMRUN" -n 8 --max-time 30 "$MARK" >"$T/out" 2>"$T/err" </dev/null
+  RC=$?; MS=$(( $(now_ms) - t0 ))
+  echo "2 ports, -n 8: status $RC after $MS ms: $(head -c 300 "$T/err")"
+  check "ports: non-zero" [ "$RC" -ne 0 ]
+  check "ports: not a signal death" no_signal "$T/err"
+  check "ports: within 10 s ($MS ms)" [ "$MS" -lt 10000 ]
+  check "ports: message names the port range" grep_q "no free UDP port.*ephemeral port range" "$T/err"
+  check "ports: no process left" no_process "$MARK"
+else
+  echo "ports: not run (needs root and ip netns)"
+fi
 
 # Unresolvable host (the .invalid domain never resolves, RFC 2606).
 BADHOST="nohost-$$.invalid"

@@ -8,10 +8,14 @@
 #  * SIGSTOP one rank of a job run with --timeout 3: the others must give up
 #    on it within about 3 + 5 s, naming it ("rank R did not answer for"),
 #    dsmrun must exit non-zero, and nothing may be left behind.
+# "Nothing left behind": no process of the job, no UDP socket on the ports
+# its ranks had bound (read from /proc while the job ran), and no new file
+# in /dev/shm.
 # Runs on this machine only (no namespaces needed).
 . "$(dirname "$0")/lib.sh"
 JOB=${2:?usage: $0 DSMRUN FAULTS_JOB}
 N=4
+SHM0=$(shm_count)
 
 # start_job MODE EXTRA...: dsmrun in the background; sets DPID, MARK, PIDS.
 start_job() {
@@ -43,6 +47,11 @@ for mv in barriers:2 lock:3 diffs:1; do
   fi
   # no_process below means something only if the marker finds the job.
   check "$mode: the job's processes carry the marker" [ "$(pgrep -c -f -- "$MARK")" -ge $N ]
+  ports=()
+  for ((r = 0; r < N; r++)); do
+    for port in $(udp_ports "$(cat "$PIDS/rank.$r")"); do ports+=("$port"); done
+  done
+  check "$mode: found the ranks' UDP ports (${ports[*]:-none})" [ ${#ports[@]} -ge $N ]
   # A random moment 0.3 .. 2 s into the job.
   sleep "$(( RANDOM % 2000 / 1000 )).$(printf %03d $(( 300 + RANDOM % 700 )))"
   vpid=$(cat "$PIDS/rank.$victim")
@@ -55,6 +64,8 @@ for mv in barriers:2 lock:3 diffs:1; do
   check "$mode kill: rank $victim named as killed by SIGKILL" \
     grep_q "rank $victim .*killed by signal SIGKILL" "$T/err"
   check "$mode kill: no process left" no_process "$MARK"
+  check "$mode kill: no socket left on the job's ports" ports_free "${ports[@]}"
+  check "$mode kill: nothing new in /dev/shm" [ "$(shm_count)" -eq "$SHM0" ]
 done
 
 # A silent rank: stopped, not dead. The liveness timeout must find it.
@@ -74,6 +85,7 @@ if wait_files "$PIDS" $N 30; then
   check "stop: the silent rank $victim is named" \
     grep_q "rank $victim did not answer for [0-9]+ s" "$T/err"
   check "stop: no process left" no_process "$MARK"
+  check "stop: nothing new in /dev/shm" [ "$(shm_count)" -eq "$SHM0" ]
 else
   fail "stop: the job did not start ($(head -c 300 "$T/err"))"
 fi

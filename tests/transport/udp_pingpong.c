@@ -78,5 +78,6 @@ int main(int argc, char **argv)
   int st;
   waitpid(pid, &st, 0);
   printf("raw UDP round trip (%zu bytes): %.1f us (%ld round trips)\n", len, (t1 - t0) / n, n);
+  free(buf);
   return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 }
