@@ -27,6 +27,7 @@
 #include "diff.h"
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "onesided.h"
 #include "transport.h"
 
 static void *xmalloc(size_t n)
@@ -60,6 +61,7 @@ void dsm__diff_from_twin(uint32_t pg, dsm__page_t *p)
   dsm__stats_consistency((int64_t)(sizeof *d + len) - DSM__PAGE);
   DSM__STAT_INC(diffs_created);
   DSM__STAT_ADD(diff_bytes_created, len);
+  dsm__os_diff_made(pg, d->idx, d->data, d->len);
 }
 
 static const dsm__diffrec_t *find_diff(uint32_t pg, dsm__page_t *p, uint32_t idx)
@@ -131,6 +133,9 @@ static void on_page(const dsm__msg_t *m)
     DSM__ASSERT(src);
     memcpy(out + one * k + dsm__nprocs * 4, src, DSM__PAGE);
   }
+  /* Asked once: from now on peers may read the chunk one-sided. */
+  dsm__os_home_served(pg0);
+  dsm__os_home_served(pg0 + count - 1);
   pthread_mutex_unlock(&dsm__mu);
   dsm__tp_reply(dsm__reqh(m), out, one * count);
   free(out);
@@ -256,9 +261,11 @@ void dsm__page_validate(uint32_t pg)
   pthread_mutex_unlock(&dsm__mu);
 
   if (ncalls)
-    dsm__tp_call_many(calls, ncalls);
+    dsm__os_fetch(calls, ncalls);
 
   pthread_mutex_lock(&dsm__mu);
+  /* At its home the page changes below: readers of its memory must wait. */
+  dsm__os_home_begin(pg);
   /* Only this thread changes notices and invalidates pages, so the state we
    * planned from still holds. */
   uint32_t *pv = page_pv(p);
@@ -320,6 +327,7 @@ void dsm__page_validate(uint32_t pg)
   p->notices = NULL;
   p->cold = 0;
   dsm__set_prot(pg, DSM__PROT_READ);
+  dsm__os_home_end(pg);
   pthread_mutex_unlock(&dsm__mu);
 
   free(pend);
@@ -349,6 +357,9 @@ static void write_fault(uint32_t pg)
     p->dirty = 1;
     dsm__dirty_add(pg);
     dsm__gc_track(pg, p);
+    /* At the home, the page is now written with no further notice until
+     * the release: one-sided readers must not take it meanwhile. */
+    dsm__os_home_begin(pg);
     dsm__set_prot(pg, DSM__PROT_WRITE);
   }
   pthread_mutex_unlock(&dsm__mu);

@@ -23,6 +23,7 @@
 
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "onesided.h"
 #include "runtime.h"
 
 static uint32_t *listed;      /* pages holding consistency data */
@@ -93,13 +94,17 @@ void dsm__gc_run(void)
       p->cold = 1;
       dsm__set_prot(pg, DSM__PROT_NONE);
     }
-    if (p->pv)
+    if (p->pv) {
+      dsm__os_home_begin(pg);
       memset(p->pv, 0, dsm__nprocs * sizeof(uint32_t));
+      dsm__os_home_end(pg);
+    }
     p->gc_listed = 0;
   }
   dsm__stats_consistency(-(int64_t)(nlisted * sizeof *listed));
   nlisted = 0;
   dsm__intervals_discard();
+  dsm__os_gc();
   pthread_mutex_unlock(&dsm__mu);
   /* 4. */
   dsm__barrier_nogc();

@@ -10,6 +10,7 @@
 
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "onesided.h"
 
 uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt;
 uint32_t *dsm__dirty;
@@ -87,6 +88,7 @@ void dsm__release(void)
     p->dirty = 0;
     if (p->prot == DSM__PROT_WRITE)
       dsm__set_prot(dsm__dirty[i], DSM__PROT_READ);
+    dsm__os_home_end(dsm__dirty[i]);   /* vt[me] already counts the interval */
   }
   dsm__ndirty = 0;
   store_put(iv);

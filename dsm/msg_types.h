@@ -23,6 +23,7 @@
   X(DIFF,        "fetch diffs of a page")                              \
   X(FREE,        "free a block carved by another process")             \
   X(DISTRIBUTE,  "master pushes private bytes to a process")           \
+  X(EXPOSE,      "memory registered for one-sided reads (verbs)")      \
   /* synchronization */                                               \
   X(BARRIER,     "barrier arrival; the reply is the departure")        \
   X(FORK,        "master starts a parallel region")                    \

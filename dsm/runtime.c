@@ -19,8 +19,35 @@
 
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "onesided.h"
 #include "runtime.h"
 #include "transport.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+/* An AddressSanitizer build (meson -Db_sanitize=address,...): ASan must leave
+ * SIGSEGV to libsigsegv, or the first access to an invalid DSM page would be
+ * reported as a crash instead of being served as a page fault. Linked into
+ * every program that uses libdsm, so no environment variable is needed. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+  return "handle_segv=0:allow_user_segv_handler=1";
+}
+#endif
+
+#if defined(__SANITIZE_THREAD__)
+/* A ThreadSanitizer build: the DSM's page faults are synchronous SIGSEGVs
+ * raised by application loads and stores to shared pages, never inside
+ * malloc or a lock of the C library (their memory is private), so the
+ * protocol code the fault handler runs may allocate and take dsm__mu.
+ * TSan's "signal-unsafe call" check assumes asynchronous signals and would
+ * flag every fault; data races are still reported. */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+  return "report_signal_unsafe=0:second_deadlock_stack=1";
+}
+#endif
 
 static int exiting;               /* dsm_exit has started */
 static void *private_stack_top;
@@ -113,10 +140,13 @@ void dsm_startup(int argc, char **argv)
   dsm__lrc_init();
   dsm__alloc_init();
   dsm__fault_init();
+  dsm__os_init();
   dsm__sync_init();
   dsm__stats_init();
-  if (dsm__nprocs > 1)
+  if (dsm__nprocs > 1) {
     dsm__tp_init(dsm__rank, dsm__nprocs);
+    dsm__os_start();
+  }
   dsm__started = 1;
   on_exit(on_exit_hook, NULL);
   (void)argc;
@@ -136,6 +166,7 @@ static void exit_on_private(void *arg)
   dsm__stats_report();
   if (dsm__nprocs > 1)
     dsm__tp_shutdown();
+  dsm__region_exit();
 }
 
 void dsm__exit_collective(int status)

@@ -38,7 +38,20 @@
   X(gc_runs,            "garbage collections")                               \
   X(consistency_bytes,  "bytes held now in twins, diffs, intervals, notices")\
   X(consistency_peak,   "peak of consistency_bytes")                         \
-  X(blocked_ns,         "nanoseconds blocked waiting for messages")
+  X(blocked_ns,         "nanoseconds blocked waiting for messages")        \
+  /* verbs transport (docs/verbs.md) */                                     \
+  X(verbs_sends,        "SENDs posted on RDMA queue pairs")                  \
+  X(credit_stalls,      "times queued messages waited for credits")          \
+  X(rdma_reads,         "RDMA READs completed (large messages, one-sided fetches)")\
+  X(rdma_bytes_read,    "bytes fetched by RDMA READ")                        \
+  /* one-sided page and diff fetches (onesided.c) */                        \
+  X(os_pages,           "pages read one-sided from their home's memory")     \
+  X(os_page_busy,       "one-sided page reads refused: changing at the home")\
+  X(os_diffs,           "diffs read one-sided from their writer's log")      \
+  X(os_diff_misses,     "diffs asked for by message: not in the writer's log")\
+  X(os_diff_skips,      "diff lookups skipped: the writer's log kept missing")\
+  X(os_diffs_published, "own diffs copied into the registered diff log")     \
+  X(os_exposed_bytes,   "bytes registered for peers' one-sided reads")
 
 struct dsm__stats {
 #define DSM__STAT_FIELD(name, desc) uint64_t stat_##name;

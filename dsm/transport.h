@@ -2,9 +2,12 @@
  * transport.h — what the protocol needs from a network, and nothing more.
  *
  * The protocol speaks in requests and replies between ranks. A backend
- * (transport_udp.c now, transport_verbs.c later) makes them reliable and
- * exactly-once; the protocol code never sees datagrams, sequence numbers,
- * retransmissions or fragments.
+ * (transport_udp.c, or transport_verbs.c over RDMA; transport.c picks one
+ * at run time from DSM_TRANSPORT) makes them reliable and exactly-once; the
+ * protocol code never sees datagrams, sequence numbers, retransmissions or
+ * fragments. A backend may also offer one-sided reads of memory a peer has
+ * registered (RDMA READ); onesided.c uses them, the rest of the protocol
+ * does not know they exist.
  *
  * Model
  *   - A request carries a type (msg_types.h) and a payload of any size up to
@@ -107,5 +110,38 @@ void     dsm__tp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t l
 /* Best-effort notice to every peer that this job is failing, then return.
  * Used by dsm__fatal(). */
 void     dsm__tp_broadcast_abort(const char *reason);
+
+/* ---- one-sided reads (optional; the verbs backend has them, UDP does not) ----
+ *
+ * A process registers some of its memory for its peers to read; a peer that
+ * learned the (addr, rkey) pair reads it without the owner's program taking
+ * part. Nothing is ordered against the owner's own stores: the caller must
+ * make what it reads self-validating (onesided.c uses sequence words). */
+
+/* Where registered memory sits, as a peer addresses it. */
+typedef struct dsm__rmem {
+  uint64_t addr;
+  uint32_t rkey;
+} dsm__rmem_t;
+
+/* One READ of a round: len bytes at dst's raddr (under rkey) into buf. */
+typedef struct dsm__read {
+  unsigned dst;
+  uint64_t raddr;
+  uint32_t rkey;
+  void *buf;
+  size_t len;
+  int fence;   /* starts only after every earlier READ of this round to dst has completed */
+} dsm__read_t;
+
+/* 1 when dsm__tp_expose and dsm__tp_read_many work (after dsm__tp_init). */
+int      dsm__tp_can_read(void);
+/* Register [addr, addr + len) of this process for peers to read, until
+ * shutdown. 0 and *out filled, or -1 (no backend support, a registration
+ * cap reached, or the device refused: the caller falls back to messages). */
+int      dsm__tp_expose(void *addr, size_t len, dsm__rmem_t *out);
+/* Post n READs at once and wait, without spinning, until all are done.
+ * Fatal on a failed READ, like a failed call. Not from the service thread. */
+void     dsm__tp_read_many(dsm__read_t *reads, unsigned n);
 
 #endif

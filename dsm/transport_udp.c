@@ -44,7 +44,7 @@
 
 #include "dsm_internal.h"
 #include "mac.h"
-#include "transport.h"
+#include "transport_impl.h"
 
 /* ---- wire format ----------------------------------------------------------- */
 
@@ -69,7 +69,7 @@ enum {
 };
 
 enum {
-  F_ONEWAY   = 1,   /* REQ: dsm__tp_send, acknowledged by ACK|COMPLETE */
+  F_ONEWAY   = 1,   /* REQ: dsm__udp_send, acknowledged by ACK|COMPLETE */
   F_COMPLETE = 2,   /* ACK: the whole message has arrived */
   F_TGT_REP  = 4,   /* ACK: acknowledges a reply (else a request) */
 };
@@ -1157,7 +1157,7 @@ static void send_oneway_locked(unsigned dst, unsigned type, const void *data, si
 
 static void on_ping(const dsm__msg_t *m)
 {
-  dsm__tp_reply(dsm__reqh(m), m->data, m->len);
+  dsm__udp_reply(dsm__reqh(m), m->data, m->len);
 }
 
 /* Liveness without waiting: a peer this process has not heard from for a
@@ -1279,7 +1279,7 @@ static void *service(void *arg)
 
 /* ---- the interface ---------------------------------------------------------------- */
 
-void dsm__tp_handle(unsigned type, dsm__handler_t fn)
+void dsm__udp_handle(unsigned type, dsm__handler_t fn)
 {
   DSM__ASSERT(type < DSM__MSG_COUNT);
   handlers[type] = fn;
@@ -1321,7 +1321,7 @@ static void call_unlink(struct call *c)
     if (*pp == c) { *pp = c->next; return; }
 }
 
-void dsm__tp_call_many(dsm__call_t *cs, unsigned n)
+void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
 {
   if (!n) return;
   struct call *c = calloc(n, sizeof *c);
@@ -1346,11 +1346,11 @@ void dsm__tp_call_many(dsm__call_t *cs, unsigned n)
   free(c);
 }
 
-void dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len, void **reply,
+void dsm__udp_call(unsigned dst, unsigned type, const void *req, size_t req_len, void **reply,
                   size_t *reply_len)
 {
   dsm__call_t c = { dst, type, req, req_len, NULL, 0 };
-  dsm__tp_call_many(&c, 1);
+  dsm__udp_call_many(&c, 1);
   if (reply) *reply = c.reply; else free(c.reply);
   if (reply_len) *reply_len = c.reply_len;
 }
@@ -1374,7 +1374,7 @@ static void send_oneway_locked(unsigned dst, unsigned type, const void *data, si
   }
 }
 
-void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
+void dsm__udp_send(unsigned dst, unsigned type, const void *data, size_t len)
 {
   DSM__ASSERT(dst < nprocs && type < DSM__MSG_COUNT && len <= DSM__TP_MAX_MSG);
   pthread_mutex_lock(&mu);
@@ -1383,7 +1383,7 @@ void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
   pthread_mutex_unlock(&mu);
 }
 
-void dsm__tp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n)
+void dsm__udp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n)
 {
   size_t len = 0;
   for (unsigned i = 0; i < n; i++)
@@ -1417,12 +1417,12 @@ void dsm__tp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, 
   pthread_mutex_unlock(&mu);
 }
 
-void dsm__tp_reply(dsm__reqh_t h, const void *data, size_t len)
+void dsm__udp_reply(dsm__reqh_t h, const void *data, size_t len)
 {
-  dsm__tp_replyv(h, &data, &len, 1);
+  dsm__udp_replyv(h, &data, &len, 1);
 }
 
-void dsm__tp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len)
+void dsm__udp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len)
 {
   DSM__ASSERT(dst < nprocs && len <= DSM__TP_MAX_MSG);
   uint8_t *payload = dup_bytes(data, len);
@@ -1444,7 +1444,7 @@ void dsm__tp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len)
   pthread_mutex_unlock(&mu);
 }
 
-void dsm__tp_broadcast_abort(const char *reason)
+void dsm__udp_broadcast_abort(const char *reason)
 {
   /* Called from dsm__fatal, possibly with mu held by this very thread: touch
    * only the socket and the address table, which no longer change. */
@@ -1462,14 +1462,26 @@ void dsm__tp_broadcast_abort(const char *reason)
 
 /* ---- bootstrap and shutdown ----------------------------------------------------------- */
 
+/* A backend layered on this one (verbs) runs its own rendezvous through
+ * rank 0 with further HELLOs once the address table is out; they go to it. */
+static dsm__handler_t hello_next;
+
+void dsm__udp_hello_chain(dsm__handler_t fn)
+{
+  hello_next = fn;
+}
+
 static void on_hello(const dsm__msg_t *m)
 {
   pthread_mutex_lock(&mu);
+  int later = hello_count == nprocs - 1;
   if (self == 0 && m->origin != 0 && hello_count < nprocs - 1) {
     hello_h[hello_count++] = dsm__reqh(m);
     pthread_cond_broadcast(&ctl_cv);
   }
   pthread_mutex_unlock(&mu);
+  if (later && hello_next)
+    hello_next(m);
 }
 
 static void on_exit_req(const dsm__msg_t *m)
@@ -1541,8 +1553,14 @@ static void open_socket(const struct sockaddr_in *master)
     if (bind_ip && *bind_ip && inet_pton(AF_INET, bind_ip, &a.sin_addr) != 1)
       dsm__fatal(DSM__EXIT_FATAL, "DSM_BIND='%s' is not an IPv4 address", bind_ip);
   }
-  if (bind(sock, (struct sockaddr *)&a, sizeof a) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "bind to port %u: %s", ntohs(a.sin_port), strerror(errno));
+  if (bind(sock, (struct sockaddr *)&a, sizeof a) < 0) {
+    if (a.sin_port == 0)     /* the kernel picks: the ephemeral range is used up */
+      dsm__fatal(DSM__EXIT_FATAL, "no free UDP port for rank %u: %s (too many processes for "
+                 "the ephemeral port range, net.ipv4.ip_local_port_range?)", self,
+                 strerror(errno));
+    dsm__fatal(DSM__EXIT_FATAL, "cannot bind the master's UDP port %u: %s (another job on it? "
+               "dsmrun picks a free one)", ntohs(a.sin_port), strerror(errno));
+  }
 }
 
 static void parse_key(void)
@@ -1565,7 +1583,7 @@ static void parse_key(void)
   }
 }
 
-void dsm__tp_init(unsigned rank, unsigned size)
+void dsm__udp_init(unsigned rank, unsigned size)
 {
   DSM__ASSERT(size >= 1 && rank < size && size < 65536 && !svc_running);
   self = rank;
@@ -1632,12 +1650,12 @@ void dsm__tp_init(unsigned rank, unsigned size)
       memcpy(table + 6 * r + 4, &peers[r].addr.sin_port, 2);
     }
     for (unsigned i = 0; i < size - 1; i++)
-      dsm__tp_reply(hello_h[i], table, 6 * (size_t)size);
+      dsm__udp_reply(hello_h[i], table, 6 * (size_t)size);
     free(table);
   } else {
     void *table;
     size_t len;
-    dsm__tp_call(0, DSM__MSG_HELLO, NULL, 0, &table, &len);
+    dsm__udp_call(0, DSM__MSG_HELLO, NULL, 0, &table, &len);
     if (len != 6 * (size_t)size)
       dsm__fatal(DSM__EXIT_FATAL, "bootstrap: address table of %zu bytes for %u ranks", len, size);
     pthread_mutex_lock(&mu);
@@ -1654,7 +1672,7 @@ void dsm__tp_init(unsigned rank, unsigned size)
   DSM__DEBUG("transport up: %u ranks, window %u bytes", size, window_bytes);
 }
 
-void dsm__tp_shutdown(void)
+void dsm__udp_shutdown(void)
 {
   if (!svc_running)
     return;
@@ -1666,14 +1684,14 @@ void dsm__tp_shutdown(void)
   pthread_mutex_unlock(&mu);
   if (nprocs > 1) {
     if (self != 0) {
-      dsm__tp_call(0, DSM__MSG_EXIT, NULL, 0, NULL, NULL);
+      dsm__udp_call(0, DSM__MSG_EXIT, NULL, 0, NULL, NULL);
     } else {
       pthread_mutex_lock(&mu);
       while (exit_count < nprocs - 1)
         pthread_cond_wait(&ctl_cv, &mu);
       pthread_mutex_unlock(&mu);
       for (unsigned i = 0; i < nprocs - 1; i++)
-        dsm__tp_reply(exit_h[i], NULL, 0);
+        dsm__udp_reply(exit_h[i], NULL, 0);
       /* Linger to answer EXITs whose reply was lost: until 200 ms pass
        * without a datagram (five EXIT retransmission periods, RTO_CTL), at
        * most 3 s. A rank that still misses its answer exits normally after
@@ -1704,3 +1722,9 @@ void dsm__tp_shutdown(void)
   pthread_join(svc, NULL);
   svc_running = 0;
 }
+
+const struct dsm__tp_ops dsm__tp_udp_ops = {
+  "udp", dsm__udp_init, dsm__udp_shutdown, dsm__udp_handle, dsm__udp_call_many, dsm__udp_send,
+  dsm__udp_replyv, dsm__udp_forward, dsm__udp_broadcast_abort,
+  NULL, NULL, NULL,   /* no one-sided reads over UDP */
+};

@@ -1,0 +1,112 @@
+/*
+ * transport.c — runtime choice of the transport backend (transport_impl.h).
+ *
+ * The choice is made at run time, not at build time, so one libdsm.a (and
+ * every program linked with it) runs over UDP anywhere and over RDMA where
+ * a device exists: dsmrun --transport verbs sets DSM_TRANSPORT for every
+ * rank. Handlers may be registered before the backend is known, so this file
+ * keeps them and hands them over at init.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "transport_impl.h"
+
+static const struct dsm__tp_ops *tp;
+static dsm__handler_t early[DSM__MSG_COUNT];
+
+/* Before dsm__tp_init only a test harness that drives the UDP backend's
+ * internals directly (tests/transport/fuzz_datagram.c) can get here. */
+static const struct dsm__tp_ops *be(void)
+{
+  return tp ? tp : &dsm__tp_udp_ops;
+}
+
+void dsm__tp_init(unsigned rank, unsigned size)
+{
+  DSM__ASSERT(!tp);
+  const char *name = getenv("DSM_TRANSPORT");
+  if (!name || !*name || !strcmp(name, "udp"))
+    tp = &dsm__tp_udp_ops;
+  else if (!strcmp(name, "verbs"))
+    tp = &dsm__tp_verbs_ops;
+  else
+    dsm__fatal(DSM__EXIT_FATAL, "DSM_TRANSPORT='%s': the transport must be udp or verbs", name);
+  for (unsigned t = 0; t < DSM__MSG_COUNT; t++)
+    if (early[t])
+      tp->handle(t, early[t]);
+  tp->init(rank, size);
+}
+
+void dsm__tp_shutdown(void)
+{
+  if (tp)
+    tp->shutdown();
+}
+
+void dsm__tp_handle(unsigned type, dsm__handler_t fn)
+{
+  DSM__ASSERT(type < DSM__MSG_COUNT);
+  early[type] = fn;
+  if (tp)
+    tp->handle(type, fn);
+}
+
+void dsm__tp_call_many(dsm__call_t *calls, unsigned n)
+{
+  be()->call_many(calls, n);
+}
+
+void dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len, void **reply,
+                  size_t *reply_len)
+{
+  dsm__call_t c = { dst, type, req, req_len, NULL, 0 };
+  dsm__tp_call_many(&c, 1);
+  if (reply) *reply = c.reply; else free(c.reply);
+  if (reply_len) *reply_len = c.reply_len;
+}
+
+void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
+{
+  be()->send(dst, type, data, len);
+}
+
+void dsm__tp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n)
+{
+  be()->replyv(h, bufs, lens, n);
+}
+
+void dsm__tp_reply(dsm__reqh_t h, const void *data, size_t len)
+{
+  dsm__tp_replyv(h, &data, &len, 1);
+}
+
+void dsm__tp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len)
+{
+  be()->forward(h, dst, data, len);
+}
+
+void dsm__tp_broadcast_abort(const char *reason)
+{
+  /* From dsm__fatal, possibly before any backend was chosen. */
+  if (tp)
+    tp->broadcast_abort(reason);
+}
+
+int dsm__tp_can_read(void)
+{
+  return tp && tp->can_read && tp->can_read();
+}
+
+int dsm__tp_expose(void *addr, size_t len, dsm__rmem_t *out)
+{
+  return tp && tp->expose ? tp->expose(addr, len, out) : -1;
+}
+
+void dsm__tp_read_many(dsm__read_t *reads, unsigned n)
+{
+  DSM__ASSERT(dsm__tp_can_read() || !n);
+  if (n)
+    tp->read_many(reads, n);
+}
