@@ -72,6 +72,20 @@ void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
   be()->send(dst, type, data, len);
 }
 
+uint8_t *dsm__tp_gather(const void *const *bufs, const size_t *lens, unsigned n, size_t *len)
+{
+  size_t total = 0;
+  for (unsigned i = 0; i < n; i++)
+    total += lens[i];
+  DSM__ASSERT(total <= DSM__TP_MAX_MSG);
+  uint8_t *payload = total ? malloc(total) : NULL;
+  DSM__ASSERT(payload || !total);
+  for (size_t i = 0, off = 0; i < n; off += lens[i], i++)
+    if (lens[i]) memcpy(payload + off, bufs[i], lens[i]);
+  *len = total;
+  return payload;
+}
+
 void dsm__tp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n)
 {
   be()->replyv(h, bufs, lens, n);

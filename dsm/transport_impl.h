@@ -32,6 +32,10 @@ struct dsm__tp_ops {
   void (*read_many)(dsm__read_t *reads, unsigned n);
 };
 
+/* The concatenation of a gathered reply, malloc()ed (NULL when empty), and
+ * its length; every backend's replyv starts with it. */
+uint8_t *dsm__tp_gather(const void *const *bufs, const size_t *lens, unsigned n, size_t *len);
+
 extern const struct dsm__tp_ops dsm__tp_udp_ops;
 /* Present in every build: without libibverbs' headers its init is a clear
  * fatal error ("built without the verbs transport"). */

@@ -851,14 +851,8 @@ static void v_send(unsigned dst, unsigned type, const void *data, size_t len)
 
 static void v_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n)
 {
-  size_t len = 0;
-  for (unsigned i = 0; i < n; i++)
-    len += lens[i];
-  DSM__ASSERT(len <= DSM__TP_MAX_MSG);
-  uint8_t *payload = len ? malloc(len) : NULL;
-  DSM__ASSERT(payload || !len);
-  for (size_t i = 0, off = 0; i < n; off += lens[i], i++)
-    if (lens[i]) memcpy(payload + off, bufs[i], lens[i]);
+  size_t len;
+  uint8_t *payload = dsm__tp_gather(bufs, lens, n, &len);
   pthread_mutex_lock(&mu);
   struct pend *e = pend_take(h.origin, h.rid);
   if (!e)
