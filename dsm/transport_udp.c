@@ -72,6 +72,7 @@ enum {
   F_ONEWAY   = 1,   /* REQ: dsm__udp_send, acknowledged by ACK|COMPLETE */
   F_COMPLETE = 2,   /* ACK: the whole message has arrived */
   F_TGT_REP  = 4,   /* ACK: acknowledges a reply (else a request) */
+  F_ACKREQ   = 8,   /* REP: a deferred reply; acknowledge it, its sender resends until then */
 };
 
 struct hdr {
@@ -187,6 +188,7 @@ struct centry {
   unsigned origin, type, state, from, fwd_dst, hops;
   uint64_t rid, t_arrive;
   int oneway;
+  int deferred;                  /* its handler returned without answering */
   uint8_t *payload;              /* reply (answered) or forwarded request */
   size_t len;
   struct xfer *x;                /* multi-datagram reply or forward in progress */
@@ -699,11 +701,21 @@ static void reply_transmit(struct centry *e)
     wake_service(0);
     return;
   }
-  struct xfer *x = xfer_new(e->origin, K_REP, e->type, 0, e->origin, e->rid, e->payload, e->len);
+  /* A deferred reply (a lock grant, a barrier departure, a semaphore
+   * wake-up) is asked to be acknowledged and resent on our timer until it
+   * is: its origin, told PENDING, retransmits rarely (its backoff reaches
+   * RTO_MAX), so a lost grant would otherwise cost up to a second.
+   * Bootstrap and shutdown answers have their own lingering instead. */
+  int ack = e->deferred && e->type != DSM__MSG_HELLO && e->type != DSM__MSG_EXIT;
+  struct xfer *x = xfer_new(e->origin, K_REP, e->type, ack ? F_ACKREQ : 0, e->origin, e->rid,
+                            e->payload, e->len);
   x->entry = e;
-  if (x->nfrags == 1) {
+  if (x->nfrags == 1 && !ack) {
     send_frag(x, 0, 0);
     xfer_free(x);
+  } else if (x->nfrags == 1) {
+    e->x = x;
+    xfer_start(x, 1);
   } else {
     e->x = x;
     xfer_start(x, 1);
@@ -792,6 +804,8 @@ static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid,
       e->state = C_ANSWERED;
     if (from != self)
       send_ack(from, origin, rid, type, 0, NULL);
+  } else if ((e = centry_find(origin, rid)) && e->state == C_PENDING) {
+    e->deferred = 1;    /* answered later: see reply_transmit */
   }
 }
 
@@ -895,13 +909,15 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
   int multi = h->total > h->fsz;
   struct call *c = call_find(h->rid);
   if (!c || c->done) {
-    if (multi)
+    if (multi || (h->flags & F_ACKREQ))
       send_ack(h->src, h->origin, h->rid, h->type, 1, NULL);
     return;
   }
   uint64_t now = dsm__now_ns();
   c->last_alive = now;
   if (!multi) {
+    if (h->flags & F_ACKREQ)
+      send_ack(h->src, h->origin, h->rid, h->type, 1, NULL);
     if (!c->retransmitted && h->src == c->dst && h->low < now - c->t_sent)
       rtt_sample(&peers[c->dst], now - c->t_sent - h->low);
     DSM__STAT_MSG(recv, c->type, n);
@@ -1128,6 +1144,8 @@ static void on_timeout(struct xfer *x, uint64_t now)
     if (e && e->state == C_FORWARDED)
       forward_transmit(e, 1);
   } else if (x->nfrags == 1) {
+    if (x->flags & F_ACKREQ)
+      DSM__STAT_INC(reply_resends);
     send_frag(x, 0, 1);
   } else if (x->delivered) {
     struct hdr h = hdr_make(K_PROBE, x->type, x->flags, x->peer, x->origin, x->rid);

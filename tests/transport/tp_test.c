@@ -17,6 +17,9 @@
  *              are dropped and counted, and the job still works
  *   bench      small-call round-trip time and 4 MiB transfer time (rank 0)
  *   abort      rank 1 fails; the others must stop on its ABORT (exit 75)
+ *   deferred   calls answered 150 ms later by another thread, under DSM_LOSS:
+ *              the origin, told PENDING, backs off, so the replier must
+ *              resend a lost deferred reply itself (reply_resends > 0)
  *
  * Every process runs main; each checks what it can see and exits non-zero on
  * the first failure. The launcher reports a failed rank.
@@ -137,6 +140,7 @@ static pthread_mutex_t dq_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t dq_cv = PTHREAD_COND_INITIALIZER;
 static dsm__reqh_t dq[64];
 static uint32_t dq_val[64];
+static useconds_t defer_us = 20000;
 static unsigned dq_n;
 static int dq_stop;
 
@@ -166,7 +170,7 @@ static void *defer_worker(void *arg)
     memmove(dq, dq + 1, --dq_n * sizeof dq[0]);
     memmove(dq_val, dq_val + 1, dq_n * sizeof dq_val[0]);
     pthread_mutex_unlock(&dq_mu);
-    usleep(20000);
+    usleep(defer_us);
     dsm__tp_reply(h, &v, sizeof v);
     pthread_mutex_lock(&dq_mu);
   }
@@ -414,6 +418,38 @@ static void mode_forward(long n)
   pthread_join(worker, NULL);
 }
 
+static void mode_deferred(long n)
+{
+  CHECK(np >= 2);
+  defer_us = 150000;
+  pthread_t worker;
+  pthread_create(&worker, NULL, defer_worker, NULL);
+  unsigned to = (me + 1) % np;
+  uint64_t t0 = dsm__now_ns();
+  for (long i = 0; i < n; i++) {
+    uint32_t v = (uint32_t)i * 5 + me, got;
+    void *rep;
+    size_t rl;
+    dsm__tp_call(to, T_DEFER, &v, sizeof v, &rep, &rl);
+    CHECK_EQ(rl, 4);
+    memcpy(&got, rep, 4);
+    free(rep);
+    CHECK_EQ(got, 3 * v);
+  }
+  double ms = (double)(dsm__now_ns() - t0) / 1e6 / (double)n;
+  barrier();
+  fprintf(stderr, "rank %u: %ld deferred calls, %.1f ms each (150 ms of it the deferral), "
+          "%llu deferred replies resent, %llu retransmits\n", me, n, ms,
+          (unsigned long long)dsm__stats.stat_reply_resends,
+          (unsigned long long)dsm__stats.stat_retransmits);
+  CHECK(dsm__stats.stat_reply_resends > 0);
+  pthread_mutex_lock(&dq_mu);
+  dq_stop = 1;
+  pthread_cond_signal(&dq_cv);
+  pthread_mutex_unlock(&dq_mu);
+  pthread_join(worker, NULL);
+}
+
 /* Datagrams from outside the job: garbage, too short, and a well-formed
  * datagram whose MAC is computed under another key. */
 static void mode_foreign(long n)
@@ -569,6 +605,7 @@ int main(int argc, char **argv)
   else if (!strcmp(mode, "foreign")) mode_foreign(n);
   else if (!strcmp(mode, "bench")) mode_bench(n);
   else if (!strcmp(mode, "abort")) mode_abort(n);
+  else if (!strcmp(mode, "deferred")) mode_deferred(n);
   else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
   dsm__tp_shutdown();
   fprintf(stderr, "rank %u: %s ok (datagrams sent %llu, retransmits %llu, dups %llu, bad %llu)\n",
