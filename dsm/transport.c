@@ -72,6 +72,15 @@ void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
   be()->send(dst, type, data, len);
 }
 
+uint8_t *dsm__tp_dup(const void *p, size_t n)
+{
+  if (!n) return NULL;
+  uint8_t *b = malloc(n);
+  DSM__ASSERT(b);
+  memcpy(b, p, n);
+  return b;
+}
+
 uint8_t *dsm__tp_gather(const void *const *bufs, const size_t *lens, unsigned n, size_t *len)
 {
   size_t total = 0;

@@ -35,6 +35,8 @@ struct dsm__tp_ops {
 /* The concatenation of a gathered reply, malloc()ed (NULL when empty), and
  * its length; every backend's replyv starts with it. */
 uint8_t *dsm__tp_gather(const void *const *bufs, const size_t *lens, unsigned n, size_t *len);
+/* A malloc()ed copy of n bytes (NULL when n is 0). */
+uint8_t *dsm__tp_dup(const void *p, size_t n);
 
 extern const struct dsm__tp_ops dsm__tp_udp_ops;
 /* Present in every build: without libibverbs' headers its init is a clear

@@ -672,15 +672,6 @@ static void call_complete(struct call *c, uint8_t *reply, size_t len)
   pthread_cond_broadcast(&call_cv);
 }
 
-static uint8_t *dup_bytes(const void *p, size_t n)
-{
-  if (!n) return NULL;
-  uint8_t *b = malloc(n);
-  DSM__ASSERT(b);
-  memcpy(b, p, n);
-  return b;
-}
-
 /* ---- answering ---------------------------------------------------------------- */
 
 /* Send (or resend) the cached reply of e to its origin. */
@@ -691,7 +682,7 @@ static void reply_transmit(struct centry *e)
   if (e->origin == self) {
     struct call *c = call_find(e->rid);
     if (c && !c->done)
-      call_complete(c, dup_bytes(e->payload, e->len), e->len);
+      call_complete(c, dsm__tp_dup(e->payload, e->len), e->len);
     return;
   }
   if (e->x) {
@@ -816,7 +807,7 @@ static void local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_
   DSM__ASSERT(l);
   l->origin = origin; l->from = from; l->type = type; l->rid = rid;
   l->oneway = oneway; l->hops = hops;
-  l->data = dup_bytes(data, len);
+  l->data = dsm__tp_dup(data, len);
   l->len = len;
   if (lq_tail) lq_tail->next = l; else lq_head = l;
   lq_tail = l;
@@ -921,7 +912,7 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
     if (!c->retransmitted && h->src == c->dst && h->low < now - c->t_sent)
       rtt_sample(&peers[c->dst], now - c->t_sent - h->low);
     DSM__STAT_MSG(recv, c->type, n);
-    call_complete(c, dup_bytes(p, n), n);
+    call_complete(c, dsm__tp_dup(p, n), n);
     return;
   }
   if (!c->part) {
@@ -1380,7 +1371,7 @@ static void send_oneway_locked(unsigned dst, unsigned type, const void *data, si
   if (dst == self) {
     local_enqueue(self, self, type, rid, 1, 0, data, len);
   } else {
-    uint8_t *copy = dup_bytes(data, len);
+    uint8_t *copy = dsm__tp_dup(data, len);
     struct xfer *x = xfer_new(dst, K_REQ, type, F_ONEWAY, self, rid, copy, len);
     x->owned = copy;
     x->own = 1;
@@ -1437,7 +1428,7 @@ void dsm__udp_reply(dsm__reqh_t h, const void *data, size_t len)
 void dsm__udp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len)
 {
   DSM__ASSERT(dst < nprocs && len <= DSM__TP_MAX_MSG);
-  uint8_t *payload = dup_bytes(data, len);
+  uint8_t *payload = dsm__tp_dup(data, len);
   pthread_mutex_lock(&mu);
   struct centry *e = centry_find(h.origin, h.rid);
   if (!e || e->state != C_PENDING)

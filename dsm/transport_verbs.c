@@ -329,15 +329,6 @@ static void wake(void)
   (void)w;
 }
 
-static uint8_t *dup_bytes(const void *p, size_t n)
-{
-  if (!n) return NULL;
-  uint8_t *b = malloc(n);
-  DSM__ASSERT(b);
-  memcpy(b, p, n);
-  return b;
-}
-
 static void qp_failed(unsigned p, const char *what, enum ibv_wc_status st) __attribute__((noreturn));
 static void qp_failed(unsigned p, const char *what, enum ibv_wc_status st)
 {
@@ -566,7 +557,7 @@ static void dispatch(unsigned from, unsigned kind, unsigned type, unsigned flags
     if (from != self)
       DSM__STAT_MSG(recv, c->type, len);
     c->done = 1;
-    c->reply = owned ? data : dup_bytes(data, len);
+    c->reply = owned ? data : dsm__tp_dup(data, len);
     c->reply_len = len;
     (*c->left)--;
     pthread_cond_broadcast(&call_cv);
@@ -698,7 +689,7 @@ static void on_read_done(struct rd *r)
   V.dereg_mr(r->mr);
   /* Release the sender's copy first: it is no longer needed. */
   struct vdesc d = { 0, r->token, 0, 0 };
-  enqueue(r->peer, V_RDONE, r->type, 0, self, 0, dup_bytes(&d, sizeof d), sizeof d);
+  enqueue(r->peer, V_RDONE, r->type, 0, self, 0, dsm__tp_dup(&d, sizeof d), sizeof d);
   dispatch(r->peer, r->kind, r->type, r->flags, r->origin, r->rid, r->buf, r->len, 1);
   free(r);
   pump(pe - peers);
@@ -821,7 +812,7 @@ static void v_call_many(dsm__call_t *cs, unsigned n)
     if (cs[i].dst != self)
       DSM__STAT_MSG(sent, cs[i].type, cs[i].req_len);
     enqueue(cs[i].dst, V_REQ, cs[i].type, 0, self, c[i].rid,
-            dup_bytes(cs[i].req, cs[i].req_len), cs[i].req_len);
+            dsm__tp_dup(cs[i].req, cs[i].req_len), cs[i].req_len);
   }
   uint64_t t0 = dsm__now_ns();
   while (left)
@@ -845,7 +836,7 @@ static void v_send(unsigned dst, unsigned type, const void *data, size_t len)
   oneways_out++;
   if (dst != self)
     DSM__STAT_MSG(sent, type, len);
-  enqueue(dst, V_REQ, type, F_ONEWAY, self, next_rid++, dup_bytes(data, len), len);
+  enqueue(dst, V_REQ, type, F_ONEWAY, self, next_rid++, dsm__tp_dup(data, len), len);
   pthread_mutex_unlock(&mu);
 }
 
@@ -874,7 +865,7 @@ static void v_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens,
 static void v_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len)
 {
   DSM__ASSERT(dst < nprocs && len <= DSM__TP_MAX_MSG);
-  uint8_t *payload = dup_bytes(data, len);
+  uint8_t *payload = dsm__tp_dup(data, len);
   pthread_mutex_lock(&mu);
   struct pend *e = pend_take(h.origin, h.rid);
   if (!e)
@@ -1046,7 +1037,7 @@ static uint8_t *allgather(unsigned phase, const uint8_t *mine)
   pthread_mutex_unlock(&mu);
   for (unsigned i = 0; i < nprocs - 1; i++)
     dsm__udp_reply(ag_h[phase][i], ag_data[phase], ag_len * nprocs);
-  return dup_bytes(ag_data[phase], ag_len * nprocs);
+  return dsm__tp_dup(ag_data[phase], ag_len * nprocs);
 }
 
 static void modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, const char *to, unsigned p)
