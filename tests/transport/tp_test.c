@@ -178,6 +178,15 @@ static void *defer_worker(void *arg)
   return NULL;
 }
 
+static void stop_defer_worker(pthread_t worker)
+{
+  pthread_mutex_lock(&dq_mu);
+  dq_stop = 1;
+  pthread_cond_signal(&dq_cv);
+  pthread_mutex_unlock(&dq_mu);
+  pthread_join(worker, NULL);
+}
+
 /* BARRIER at rank 0: the handler keeps every arrival and answers them all
  * when the last one comes in (the service thread answers). */
 static dsm__reqh_t *bar_h;
@@ -411,11 +420,7 @@ static void mode_forward(long n)
   barrier();
   for (unsigned o = 0; o < np; o++)
     CHECK_EQ(oneway_n[o], n);    /* exactly once, not more */
-  pthread_mutex_lock(&dq_mu);
-  dq_stop = 1;
-  pthread_cond_signal(&dq_cv);
-  pthread_mutex_unlock(&dq_mu);
-  pthread_join(worker, NULL);
+  stop_defer_worker(worker);
 }
 
 static void mode_deferred(long n)
@@ -443,11 +448,7 @@ static void mode_deferred(long n)
           (unsigned long long)dsm__stats.stat_reply_resends,
           (unsigned long long)dsm__stats.stat_retransmits);
   CHECK(dsm__stats.stat_reply_resends > 0);
-  pthread_mutex_lock(&dq_mu);
-  dq_stop = 1;
-  pthread_cond_signal(&dq_cv);
-  pthread_mutex_unlock(&dq_mu);
-  pthread_join(worker, NULL);
+  stop_defer_worker(worker);
 }
 
 /* Datagrams from outside the job: garbage, too short, and a well-formed
