@@ -43,6 +43,12 @@ enum dsm__msg_type {
   DSM__MSG_COUNT
 };
 
+/* Types below this one are the transport's and the job's own traffic
+ * (bootstrap, keepalive PINGs and their answers, shutdown, statistics): they
+ * come and go on timers of their own, whatever the program does. Everything
+ * from PAGE on is caused by what the program does. */
+#define DSM__MSG_FIRST_PROTOCOL DSM__MSG_PAGE
+
 /* Name of a message type for statistics and diagnostics ("?" if out of range). */
 const char *dsm__msg_name(unsigned type);
 

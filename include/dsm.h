@@ -80,7 +80,12 @@ DSM_API void     dsm_main(int (*main_fn)(int, char **), int argc, char **argv)
 /* Print this process's counters to stderr now (DSM_STATS prints them for
  * every process at dsm_exit). */
 DSM_API void     dsm_stats_print(void);
-/* Read one counter by name ("read_faults", "msgs_sent", ...); -1 if unknown. */
+/* Read one counter by name ("read_faults", "msgs_sent", ...); -1 if unknown.
+ * "msgs_sent" counts every message, including the transport's own traffic on
+ * timers (keepalive PINGs and their answers, bootstrap retransmissions);
+ * "protocol_msgs_sent" counts only the messages the program's operations
+ * cause (page and diff fetches, synchronization, frees), and
+ * "msgs_sent.TYPE" one type (e.g. "msgs_sent.FREE"). */
 DSM_API int64_t  dsm_stat(const char *name);
 
 /* ---- shared globals ----------------------------------------------------- */
