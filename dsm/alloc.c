@@ -204,7 +204,7 @@ static void free_impl(void *ptr)
     return;
   uintptr_t a = (uintptr_t)ptr;
   long pg = dsm__page_of(ptr);
-  int owner = pg >= 0 ? dsm__page_home((uint32_t)pg) : -1;
+  int owner = pg >= 0 ? dsm__page_owner((uint32_t)pg) : -1;
   if (pg < 0 || a < DSM__HEAP_BASE || a >= DSM__HEAP_BASE + dsm__heap_size)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_free(%p): not a pointer into the shared heap", ptr);
   if (owner == (int)dsm__rank) {
@@ -255,7 +255,7 @@ void *dsm_realloc(void *ptr, size_t size)
     return NULL;
   }
   size_t old = 0;
-  if (dsm__page_home((uint32_t)dsm__page_of(ptr)) == (int)dsm__rank)
+  if (dsm__page_owner((uint32_t)dsm__page_of(ptr)) == (int)dsm__rank)
     old = block_size((uintptr_t)ptr);
   else
     old = size;   /* another process's block: its size is private to its owner, so

@@ -4,15 +4,25 @@
  * The store keeps, for each process q, the records of q's intervals
  * gc_vt[q]+1 .. known[q], contiguous: every sender ships all records newer
  * than what the receiver reported knowing, so a gap can never appear.
+ *
+ * A release closes the open interval: the pages written in it become one
+ * record, pages homed here advance their version and are pushed to their
+ * subscribers, pages homed elsewhere send their diffs home, and all of them
+ * are write-protected again (in runs, one mprotect each). An acquire turns
+ * every record not yet applied into needs on the pages it names; copies that
+ * no longer hold every write they must are invalidated, unless a pushed copy
+ * that does is waiting (fetch.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
 
 uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt;
+uint32_t dsm__epoch;
 uint32_t *dsm__dirty;
 size_t dsm__ndirty;
 static size_t dirty_cap;
@@ -65,6 +75,58 @@ dsm__interval_t *dsm__interval_get(uint32_t proc, uint32_t idx)
   return store[proc][idx - dsm__gc_vt[proc] - 1];
 }
 
+/* ---- needs ----------------------------------------------------------------------- */
+
+uint32_t *dsm__page_pv(dsm__page_t *p)
+{
+  if (!p->pv) {
+    p->pv = calloc(dsm__nprocs, sizeof(uint32_t));
+    /* Bounded by the page count, like the page table: not counted as
+     * consistency data. */
+    if (!p->pv) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  return p->pv;
+}
+
+void dsm__need_add(uint32_t pg, dsm__page_t *p, uint32_t proc, uint32_t idx)
+{
+  for (dsm__need_t *n = p->need; n; n = n->next)
+    if (n->proc == proc) {
+      if (idx > n->idx) n->idx = idx;
+      return;
+    }
+  dsm__need_t *n = xalloc(sizeof *n);
+  n->proc = proc;
+  n->idx = idx;
+  n->next = p->need;
+  p->need = n;
+  dsm__stats_consistency((int64_t)sizeof *n);
+}
+
+void dsm__need_clear(dsm__page_t *p)
+{
+  for (dsm__need_t *n = p->need, *next; n; n = next) {
+    next = n->next;
+    free(n);
+    dsm__stats_consistency(-(int64_t)sizeof *n);
+  }
+  p->need = NULL;
+}
+
+int dsm__need_met(const dsm__page_t *p, const uint32_t *pv)
+{
+  for (const dsm__need_t *n = p->need; n; n = n->next)
+    if (!pv || pv[n->proc] < n->idx)
+      return 0;
+  /* Our own diff of the page may still be on its way to the home: a copy
+   * without it would take our writes back. */
+  if (p->own_last && (!pv || pv[dsm__rank] < p->own_last))
+    return 0;
+  return 1;
+}
+
+/* ---- release ------------------------------------------------------------------------ */
+
 void dsm__release(void)
 {
   if (!dsm__ndirty)
@@ -79,30 +141,52 @@ void dsm__release(void)
   memcpy(iv->pages, dsm__dirty, dsm__ndirty * sizeof(uint32_t));
   dsm__vt[me] = iv->idx;
   memcpy(iv->vt, dsm__vt, dsm__nprocs * sizeof(uint32_t));
-  for (unsigned q = 0; q < dsm__nprocs; q++)
-    iv->vtsum += iv->vt[q];
-  /* Write-protect what was written so that a write in the next interval is
-   * seen (and the twin's diff made first). */
+
+  /* Only used under dsm__mu, so one buffer serves everyone. */
+  static uint8_t tmp[5 * DSM__PAGE / 2 + 64];
+  DSM__ASSERT(dsm__diff_max(DSM__PAGE) <= sizeof tmp);
   for (size_t i = 0; i < dsm__ndirty; i++) {
-    dsm__page_t *p = dsm__page(dsm__dirty[i]);
+    uint32_t pg = dsm__dirty[i];
+    dsm__page_t *p = dsm__page(pg);
     p->dirty = 0;
+    p->own_last = iv->idx;
+    if (p->home == me) {
+      dsm__home_released(pg, p, iv->idx);
+    } else {
+      /* Even an empty diff goes home: it moves the home's version past this
+       * interval, which readers holding our notice wait for. */
+      DSM__ASSERT(p->twin);
+      size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
+      dsm__home_queue_diff(pg, p->home, iv->idx, tmp, len);
+      free(p->twin);
+      p->twin = NULL;
+      dsm__stats_consistency(-(int64_t)DSM__PAGE);
+      dsm__page_pv(p)[me] = iv->idx;
+      DSM__STAT_INC(diffs_created);
+      DSM__STAT_ADD(diff_bytes_created, len);
+    }
+    /* Write-protected so that a write in the next interval is seen. */
     if (p->prot == DSM__PROT_WRITE)
-      dsm__set_prot(dsm__dirty[i], DSM__PROT_READ);
-    dsm__os_home_end(dsm__dirty[i]);   /* vt[me] already counts the interval */
+      dsm__prot_queue(pg, DSM__PROT_READ);
   }
+  dsm__prot_flush();
+  for (size_t i = 0; i < dsm__ndirty; i++)
+    dsm__os_home_end(dsm__dirty[i]);   /* vt[me] already counts the interval */
   dsm__ndirty = 0;
   store_put(iv);
   DSM__STAT_INC(intervals);
+  dsm__home_flush_release();
 }
+
+/* ---- acquire ------------------------------------------------------------------------ */
 
 void dsm__acquire(void)
 {
   /* An acquire ends the open interval, as a release does. Otherwise a page
-   * written in the open interval could be invalidated below, diffed at the
-   * next fault under the open interval's number, written again and diffed a
-   * second time under the same number, and a peer asking for that interval
-   * would get only the second diff: writes would be lost. */
+   * written in the open interval could be invalidated below and refreshed
+   * from its home over our own writes. */
   dsm__release();
+  int any = 0;
   for (uint32_t q = 0; q < dsm__nprocs; q++) {
     if (q == dsm__rank)
       continue;
@@ -112,22 +196,40 @@ void dsm__acquire(void)
       for (uint32_t k = 0; k < iv->npages; k++) {
         uint32_t pg = iv->pages[k];
         dsm__page_t *p = dsm__page(pg);
-        dsm__notice_t *n = xalloc(sizeof *n);
-        n->iv = iv;
-        n->next = p->notices;
-        p->notices = n;
-        dsm__gc_track(pg, p);
-        dsm__stats_consistency((int64_t)sizeof *n);
-        if (p->prot != DSM__PROT_NONE) {
-          dsm__set_prot(pg, DSM__PROT_NONE);
+        if (p->home == dsm__rank) {
+          /* Our copy is the master copy; q's diff may still be on its way. */
+          p->tainted = 1;
+          if (p->pv && p->pv[q] >= i)
+            continue;
+          dsm__need_add(pg, p, q, i);
+          if (p->prot != DSM__PROT_NONE)
+            dsm__prot_queue(pg, DSM__PROT_NONE);
+          continue;
+        }
+        dsm__need_add(pg, p, q, i);
+        if (p->valid || p->pushed) {
+          if (p->pushed)
+            p->push_idle = 1;
+          p->valid = 0;
+          p->pushed = 0;
           DSM__STAT_INC(invalidations);
         }
+        if (p->prot != DSM__PROT_NONE)
+          dsm__prot_queue(pg, DSM__PROT_NONE);
+        any = 1;
       }
     }
     if (dsm__known[q] > dsm__vt[q])
       dsm__vt[q] = dsm__known[q];
   }
+  /* Before the flush: a page that a pushed copy makes valid again at once
+   * need not be protected at all. */
+  if (any)
+    dsm__push_install();
+  dsm__prot_flush();
 }
+
+/* ---- records on the wire -------------------------------------------------------------- */
 
 /* Wire form of one record: proc, idx, npages, vt[nprocs], pages[npages]. */
 static void encode_one(dsm__buf_t *b, const dsm__interval_t *iv)
@@ -178,6 +280,9 @@ int dsm__intervals_decode(dsm__rd_t *r)
       continue;                 /* already held */
     if (idx != dsm__known[proc] + 1)
       return -1;                /* a gap: the sender broke the protocol */
+    for (uint32_t j = 0; j < npages; j++)
+      if (pages[j] >= dsm__npages)
+        return -1;
     dsm__interval_t *iv = xalloc(sizeof *iv);
     iv->proc = proc;
     iv->idx = idx;
@@ -186,11 +291,6 @@ int dsm__intervals_decode(dsm__rd_t *r)
     iv->pages = xalloc(npages * sizeof(uint32_t));
     memcpy(iv->vt, vt, dsm__nprocs * sizeof(uint32_t));
     memcpy(iv->pages, pages, npages * sizeof(uint32_t));
-    for (uint32_t q = 0; q < dsm__nprocs; q++)
-      iv->vtsum += iv->vt[q];
-    for (uint32_t j = 0; j < npages; j++)
-      if (iv->pages[j] >= dsm__npages)
-        return -1;
     store_put(iv);
   }
   return r->bad ? -1 : 0;
@@ -209,18 +309,23 @@ int dsm__vt_decode(dsm__rd_t *r, uint32_t *vt)
   return 0;
 }
 
-/* Drop every record (garbage collection); vector time carries on. */
-void dsm__intervals_discard(void)
+void dsm__intervals_discard(const uint32_t *upto)
 {
   for (uint32_t q = 0; q < dsm__nprocs; q++) {
-    for (uint32_t i = dsm__gc_vt[q] + 1; i <= dsm__known[q]; i++) {
-      dsm__interval_t *iv = dsm__interval_get(q, i);
+    uint32_t last = upto[q] < dsm__known[q] ? upto[q] : dsm__known[q];
+    if (last <= dsm__gc_vt[q])
+      continue;
+    size_t n = last - dsm__gc_vt[q];
+    for (size_t k = 0; k < n; k++) {
+      dsm__interval_t *iv = store[q][k];
       dsm__stats_consistency(-(int64_t)interval_bytes(iv));
       free(iv->vt);
       free(iv->pages);
       free(iv);
     }
-    dsm__gc_vt[q] = dsm__known[q];
+    /* Records newer than upto (a peer's next epoch, already here) stay. */
+    memmove(store[q], store[q] + n, (dsm__known[q] - last) * sizeof *store[q]);
+    dsm__gc_vt[q] = last;
   }
 }
 

@@ -1,16 +1,22 @@
 /*
- * lrc.h — lazy release consistency: vector time, intervals, write notices,
- * and the acquire/release operations synchronization is built from.
+ * lrc.h — home-based lazy release consistency: vector time, intervals, write
+ * notices, homes, and the acquire/release operations synchronization is
+ * built from (docs/protocol.md explains the protocol, docs/design.md why).
  *
- * Vocabulary (TreadMarks):
+ * Vocabulary (TreadMarks, and HLRC for the homes):
  *   interval  the stretch of a process's execution between two
  *             synchronization operations in which it wrote shared pages.
  *             (q, i) is process q's i-th interval, i >= 1.
  *   vt        vector time: vt[q] = newest interval of q this process has
- *             applied (invalidated the pages of). known[q] >= vt[q] is the
- *             newest interval of q whose record this process holds.
- *   notice    "page P was written in interval (q, i)": kept on the page until
- *             the page is next accessed, when q's diff for i is fetched.
+ *             applied (turned into notices). known[q] >= vt[q] is the newest
+ *             interval of q whose record this process holds.
+ *   home      the process whose copy of a page is the master copy. Writers
+ *             elsewhere send it their diffs at each release; a process whose
+ *             copy is out of date fetches the whole page from it.
+ *   notice    "page P was written in interval (q, i)": kept on the page as
+ *             a need (q, i) until the copy is refreshed; the home answers a
+ *             fetch only once its copy holds every interval the fetcher
+ *             needs (its version vector pv covers the needs).
  *
  * All functions here run with dsm__mu held unless stated otherwise.
  */
@@ -23,33 +29,33 @@
 
 typedef struct dsm__interval {
   uint32_t proc, idx, npages;
-  uint32_t vtsum;        /* sum of vt: a linear extension of happens-before */
   uint32_t *vt;          /* nprocs entries, at the moment the interval closed */
   uint32_t *pages;
 } dsm__interval_t;
 
-typedef struct dsm__notice {
-  dsm__interval_t *iv;
-  struct dsm__notice *next;
-} dsm__notice_t;
-
-typedef struct dsm__diffrec {
-  uint32_t idx, len;
-  struct dsm__diffrec *next;
-  uint8_t data[];
-} dsm__diffrec_t;
+/* One unsatisfied write notice of a page: at most one per writer (the
+ * newest), since the home applies a writer's diffs of a page in order. */
+typedef struct dsm__need {
+  uint32_t proc, idx;
+  struct dsm__need *next;
+} dsm__need_t;
 
 extern uint32_t *dsm__vt;      /* applied */
 extern uint32_t *dsm__known;   /* records held */
-extern uint32_t *dsm__gc_vt;   /* vector time of the last garbage collection */
+extern uint32_t *dsm__gc_vt;   /* records up to here were discarded */
+extern uint32_t dsm__epoch;    /* collectives that could move homes, so far */
+
+/* ---- interval.c: vector time, records, release and acquire ---------------------- */
 
 void dsm__lrc_init(void);
 
 /* Close the open interval if this process wrote anything in it: record a
- * write notice for every dirty page and write-protect them. */
+ * write notice for every dirty page, send the diffs of pages homed elsewhere
+ * to their homes, push pages to their subscribers, write-protect. */
 void dsm__release(void);
-/* Apply every interval record held but not yet applied: invalidate the pages
- * they name. */
+/* Apply every interval record held but not yet applied: copies the records
+ * name go out of date (a need per notice); pushed copies that satisfy every
+ * need are installed instead. */
 void dsm__acquire(void);
 
 /* Append the records of every interval held with idx > their[q] (all q). */
@@ -60,35 +66,89 @@ void dsm__own_intervals_encode(dsm__buf_t *b, uint32_t after);
  * ignored). Returns 0, or -1 when the encoding is malformed. */
 int  dsm__intervals_decode(dsm__rd_t *r);
 dsm__interval_t *dsm__interval_get(uint32_t proc, uint32_t idx);
+/* Drop the records up to upto[q] (garbage collection: every process of the
+ * job must hold them, as after a barrier of the whole job). */
+void dsm__intervals_discard(const uint32_t *upto);
 
 /* Vector time on the wire. */
 void dsm__vt_encode(dsm__buf_t *b, const uint32_t *vt);
 int  dsm__vt_decode(dsm__rd_t *r, uint32_t *vt);
 
-/* fault.c */
-void dsm__fault_init(void);
-/* Bring page pg up to date in the system view (fetch its base copy and
- * diffs) and make it readable. Called without dsm__mu; takes it. */
-void dsm__page_validate(uint32_t pg);
-/* Make this process's diff for the twin of page p (before others' diffs are
- * applied over it, or before the page is written in a later interval). */
-void dsm__diff_from_twin(uint32_t pg, dsm__page_t *p);
+/* Needs of a page. */
+void dsm__need_add(uint32_t pg, dsm__page_t *p, uint32_t proc, uint32_t idx);
+void dsm__need_clear(dsm__page_t *p);
+/* Does version vector pv (NULL: zeros) hold every need of p, and our own
+ * newest write of it? */
+int  dsm__need_met(const dsm__page_t *p, const uint32_t *pv);
+/* The per-page version vector, allocated on first use. */
+uint32_t *dsm__page_pv(dsm__page_t *p);
+
 /* Pages written in the open interval. */
 extern uint32_t *dsm__dirty;
 extern size_t dsm__ndirty;
-
-/* gc.c */
-/* Would this process like a garbage collection at the next barrier? */
-int  dsm__gc_wanted(void);
-/* Run the collection; called by every process right after a full barrier
- * whose departure asked for it. Without dsm__mu. */
-void dsm__gc_run(void);
-/* Remember that page pg now holds consistency data (a notice, twin or diff),
- * so the collection need not scan the whole page table. */
-void dsm__gc_track(uint32_t pg, dsm__page_t *p);
-
-/* interval.c */
-void dsm__intervals_discard(void);
 void dsm__dirty_add(uint32_t pg);
+
+/* ---- fault.c: access detection ------------------------------------------------------- */
+
+void dsm__fault_init(void);
+
+/* ---- fetch.c: copies homed elsewhere ---------------------------------------------------- */
+
+void dsm__fetch_init(void);
+/* Make page pg readable here: a pushed copy if one satisfies it, else the
+ * whole page (and a run of pages after it) from its home. Without dsm__mu;
+ * takes it. */
+void dsm__fetch_page(uint32_t pg);
+/* At an acquire: install pushed copies that satisfy the needs of pages that
+ * just went out of date. */
+void dsm__push_install(void);
+
+/* ---- home.c: the master copies --------------------------------------------------------- */
+
+void dsm__home_init(void);
+/* At a release, for each dirty page of ours: it now holds interval idx. */
+void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
+/* Send what the release queued: diffs to other homes, pushes to readers. */
+void dsm__home_flush_release(void);
+/* Queue this process's diff of a page homed elsewhere (release). */
+void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint8_t *diff, size_t len);
+/* The home's own copy fell behind a notice (acquire): wait for the diff.
+ * Without dsm__mu; takes it. */
+void dsm__home_wait(uint32_t pg);
+/* A collective moved pages (collective.c): re-examine deferred requests. */
+void dsm__home_retry(void);
+/* A home page stops being ours (dsm__home_give) or becomes ours (take). */
+void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to);
+void dsm__home_take(uint32_t pg, dsm__page_t *p);
+/* At a collective of the whole job, for a page only we wrote in the epoch:
+ * exclusive again, unless someone took a copy since our last write. */
+void dsm__home_exclusive(uint32_t pg, dsm__page_t *p);
+
+/* ---- collective.c: what barriers and joins carry for the protocol -------------------- */
+
+/* Arrival side: this process's contribution, appended to the arrival. */
+void dsm__coll_arrive_encode(dsm__buf_t *b);
+/* Manager side (the process that collects all arrivals): account one
+ * arrival (its records are already in the store) ... */
+void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len);
+/* ... and, once every member has arrived, the part of every departure that
+ * the protocol adds (call once per collective and append the same bytes to
+ * every departure). `full`: the whole job took part; `all_records`: the
+ * departures also deliver every record (a barrier; a join does not). */
+void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records);
+/* Departure side: apply it, after the departure's records were acquired.
+ * Returns -1 when the encoding is malformed. */
+int  dsm__coll_depart_apply(dsm__rd_t *r);
+/* Test knob DSM_TEST_LAG: called without dsm__mu just before a departure is
+ * applied; sleeps on the rank it names. */
+void dsm__coll_lag(void);
+
+/* ---- gc.c ------------------------------------------------------------------------------- */
+
+/* Would this process like to discard its interval records? */
+int  dsm__gc_wanted(void);
+/* Discard those up to upto: only after a barrier of the whole job, which
+ * delivered every record up to there to everyone. */
+void dsm__gc_run(const uint32_t *upto);
 
 #endif

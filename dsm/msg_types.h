@@ -19,11 +19,13 @@
   X(EXIT,        "collective shutdown")                                \
   X(STATS,       "statistics gathered at exit")                        \
   /* memory */                                                        \
-  X(PAGE,        "fetch a whole page")                                 \
-  X(DIFF,        "fetch diffs of a page")                              \
+  X(PAGE,        "fetch whole pages from their home")                  \
+  X(DIFF,        "a writer's diffs of pages homed at the receiver")    \
   X(FREE,        "free a block carved by another process")             \
   X(DISTRIBUTE,  "master pushes private bytes to a process")           \
   X(EXPOSE,      "memory registered for one-sided reads (verbs)")      \
+  X(PUSH,        "a home's new copies of pages a reader fetched before")\
+  X(UNSUB,       "a reader stops the pushes of pages it no longer reads")\
   /* synchronization */                                               \
   X(BARRIER,     "barrier arrival; the reply is the departure")        \
   X(FORK,        "master starts a parallel region")                    \
@@ -31,7 +33,6 @@
   X(LOCK,        "lock acquire (to the manager, forwarded)")           \
   X(SEMA,        "semaphore operation at its manager")                 \
   X(COND,        "condition variable operation at its manager")        \
-  X(GC,          "garbage collection of consistency data")             \
   /* OpenMP runtime */                                                \
   X(LOOP,        "claim chunks of a dynamic/guided loop at rank 0")    \
   X(FLUSH,       "push this process's write notices to a peer")

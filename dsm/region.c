@@ -5,6 +5,7 @@
  * except the page-table accessors, which callers use under dsm__mu.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #if defined(__SANITIZE_ADDRESS__)
@@ -51,13 +52,15 @@ static void add_segment(const char *name, uintptr_t base, size_t size, int home,
 }
 
 /* Initial protection of a segment's application view in this process. The
- * home of a page starts with a valid copy (zeros, or the executable's image
- * for globals); everyone else starts cold and fetches it on first touch. */
+ * owner of a page is its first home and starts with the only copy (zeros,
+ * or the executable's image for globals): the page is exclusive there and
+ * writable with no tracking until someone else asks for it. Everyone else
+ * starts without a copy and fetches it on first touch. */
 static int initial_prot(const dsm__segment_t *s, uint32_t pg)
 {
   if (!dsm__protect)
     return PROT_READ | PROT_WRITE;
-  return dsm__page_home(pg) == (int)dsm__rank ? PROT_READ : PROT_NONE;
+  return dsm__page_owner(pg) == (int)dsm__rank ? PROT_READ | PROT_WRITE : PROT_NONE;
 }
 
 static void map_view(const dsm__segment_t *s, int fixed_noreplace)
@@ -163,7 +166,7 @@ uintptr_t dsm__page_addr(uint32_t pg)
 
 uint8_t *dsm__page_sys(uint32_t pg) { return dsm__sysview + ((size_t)pg << DSM__PAGE_SHIFT); }
 
-int dsm__page_home(uint32_t pg)
+int dsm__page_owner(uint32_t pg)
 {
   const dsm__segment_t *s = seg_of_page(pg);
   if (s->home >= 0)
@@ -177,27 +180,104 @@ dsm__page_t *dsm__page(uint32_t pg)
   dsm__page_t *p = &pages[pg];
   if (!p->inited) {
     p->inited = 1;
+    p->home = (uint16_t)dsm__page_owner(pg);
     if (!dsm__protect) {
       p->prot = DSM__PROT_WRITE;
-    } else if (dsm__page_home(pg) == (int)dsm__rank) {
-      p->prot = DSM__PROT_READ;
+      p->valid = 1;
+    } else if (p->home == dsm__rank) {
+      p->prot = DSM__PROT_WRITE;   /* exclusive: see initial_prot */
+      p->excl = 1;
+      p->valid = 1;
     } else {
       p->prot = DSM__PROT_NONE;
-      p->cold = 1;
     }
   }
   return p;
 }
 
+int dsm__page_home(uint32_t pg) { return dsm__page(pg)->home; }
+
+static const int os_prot[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE };
+
 void dsm__set_prot(uint32_t pg, int prot)
+{
+  dsm__page_t *p = dsm__page(pg);
+  if (p->queued)
+    p->osprot = 0xff;     /* changed behind the queue: the flush must apply it */
+  if (p->prot == prot)
+    return;
+  if (mprotect((void *)dsm__page_addr(pg), DSM__PAGE, os_prot[prot]) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "mprotect of shared page %u failed: %s", pg, strerror(errno));
+  p->prot = (uint8_t)prot;
+}
+
+/* ---- batched protection changes ------------------------------------------------- */
+
+static uint32_t *pq;           /* pages whose protection changed, not yet applied */
+static size_t npq, pq_cap;
+
+void dsm__prot_queue(uint32_t pg, int prot)
 {
   dsm__page_t *p = dsm__page(pg);
   if (p->prot == prot)
     return;
-  static const int os[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE };
-  if (mprotect((void *)dsm__page_addr(pg), DSM__PAGE, os[prot]) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "mprotect of shared page %u failed: %s", pg, strerror(errno));
+  if (p->queued) {
+    p->prot = (uint8_t)prot;
+    return;
+  }
+  p->queued = 1;
+  p->osprot = p->prot;
+  if (npq == pq_cap) {
+    pq_cap = pq_cap ? 2 * pq_cap : 1024;
+    pq = realloc(pq, pq_cap * sizeof *pq);
+    if (!pq) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  pq[npq++] = pg;
   p->prot = (uint8_t)prot;
+}
+
+static int by_page(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+void dsm__prot_flush(void)
+{
+  if (!npq)
+    return;
+  /* A page whose protection came back to what the kernel has (invalidated,
+   * then a pushed copy installed in the same acquire) needs no call. */
+  size_t m = 0;
+  for (size_t i = 0; i < npq; i++) {
+    dsm__page_t *p = &pages[pq[i]];
+    p->queued = 0;
+    if (p->prot != p->osprot)
+      pq[m++] = pq[i];
+  }
+  npq = m;
+  if (npq > 1)
+    qsort(pq, npq, sizeof *pq, by_page);
+  /* Consecutive page numbers of one segment are consecutive addresses. */
+  for (size_t i = 0; i < npq;) {
+    uint32_t first = pq[i];
+    const dsm__segment_t *s = seg_of_page(first);
+    uint32_t seg_end = s->first_page + (uint32_t)(s->size >> DSM__PAGE_SHIFT);
+    int prot = pages[first].prot;
+    size_t j = i + 1;
+    uint32_t last = first;
+    while (j < npq && pq[j] == last + 1 && pq[j] < seg_end && pages[pq[j]].prot == prot) {
+      last = pq[j];
+      j++;
+    }
+    if (mprotect((void *)dsm__page_addr(first), (size_t)(last - first + 1) * DSM__PAGE,
+                 os_prot[prot]) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "mprotect of shared pages %u-%u failed: %s", first, last,
+                 strerror(errno));
+    DSM__STAT_INC(mprotects);
+    i = j;
+  }
+  npq = 0;
 }
 
 void dsm__region_exit(void)

@@ -37,24 +37,41 @@
 
 enum { DSM__PROT_NONE = 0, DSM__PROT_READ = 1, DSM__PROT_WRITE = 2 };
 
-struct dsm__notice;
-struct dsm__diffrec;
+struct dsm__need;
+struct dsm__homeinfo;
 
 /* What this process knows about one page. Zeroed memory is a valid
- * "untouched" entry; dsm__page() fills in the initial state on first use. */
+ * "untouched" entry; dsm__page() fills in the initial state on first use.
+ *
+ * Home-based lazy release consistency (docs/protocol.md): every page has one
+ * home, whose copy is the master copy. Other processes hold copies that
+ * are valid (readable) or not (a write notice arrived, or they never had
+ * one); a copy that is not valid is refreshed whole from the home. */
 typedef struct dsm__page {
   uint8_t inited;
   uint8_t prot;        /* protection of the application view */
-  uint8_t cold;        /* no base copy here: fetch the whole page from home */
+  uint8_t valid;       /* non-home: this copy holds every write it must */
   uint8_t dirty;       /* in the write-notice list of the open interval */
-  uint8_t gc_listed;   /* on gc.c's list of pages holding consistency data */
-  uint32_t twin_idx;   /* interval in which the twin was taken */
-  uint8_t *twin;       /* copy taken at the first write after the last diff */
-  struct dsm__notice *notices;   /* write notices not yet applied */
-  struct dsm__diffrec *diffs;    /* diffs this process made, newest first */
-  uint32_t *pv;        /* per writer: newest interval contained in our copy */
+  uint8_t excl;        /* home: no other copy exists, so writes are not tracked */
+  uint8_t pushed;      /* non-home: a pushed copy, installed and not yet touched */
+  uint8_t push_idle;   /* non-home: the last pushed copy went out of date untouched */
+  uint8_t push_trust;  /* non-home: pushed copies to install readable before the
+                          next one is installed inaccessible, to see it used */
+  uint8_t queued;      /* in region.c's queue of protection changes ... */
+  uint8_t osprot;      /* ... and the protection the kernel has until the flush */
+  uint8_t hwrote;      /* home: written by the home since the last collective */
+  uint8_t tainted;     /* home: someone else may hold a copy made after that write */
+  uint16_t home;       /* rank whose copy is the master copy (moves: collective.c) */
   uint16_t alloc_class;/* allocator: size class of a slab page, or run marker */
   uint32_t alloc_run;  /* allocator: pages in a large block starting here */
+  uint32_t own_last;   /* newest own interval that wrote the page (its diff may
+                          still be on its way to the home) */
+  uint8_t *twin;       /* non-home writer: copy taken at the first write of the
+                          open interval */
+  uint32_t *pv;        /* version of this copy: per writer, the newest interval
+                          whose writes it contains (NULL: all zero) */
+  struct dsm__need *need;        /* write notices this copy does not satisfy yet */
+  struct dsm__homeinfo *hi;      /* home: readers to push to (NULL: none) */
 } dsm__page_t;
 
 typedef struct dsm__segment {
@@ -62,7 +79,7 @@ typedef struct dsm__segment {
   size_t size;         /* bytes, page multiple */
   size_t off;          /* offset in the memfd (and the system view) */
   uint32_t first_page; /* global page number of base */
-  int home;            /* home rank of its pages, -1: heap slice owner */
+  int home;            /* initial home of its pages, -1: the heap slice's owner */
   const char *name;
 } dsm__segment_t;
 
@@ -86,9 +103,23 @@ long dsm__page_of(const void *addr);
 int dsm__is_shared(const void *addr);
 uintptr_t dsm__page_addr(uint32_t pg);          /* application address */
 uint8_t *dsm__page_sys(uint32_t pg);            /* system-view address */
+/* The process that allocated the page (its heap slice's owner; rank 0 for
+ * globals and the stack): the allocator's notion, fixed for the run. */
+int dsm__page_owner(uint32_t pg);
+/* The page's current home (the protocol's notion; starts at the owner and
+ * moves to a page's only writer at collectives). Under dsm__mu. */
 int dsm__page_home(uint32_t pg);
 dsm__page_t *dsm__page(uint32_t pg);
 void dsm__set_prot(uint32_t pg, int prot);      /* mprotect the app view */
+
+/* Protection changes gathered and applied as one mprotect per run of
+ * contiguous pages with the same target (releases, invalidations and
+ * collectives change thousands of pages at once; each mprotect also costs a
+ * TLB shootdown in a multithreaded process). dsm__prot_flush applies what
+ * was queued; p->prot is updated at once, so the queue must be flushed
+ * before dsm__mu is released. */
+void dsm__prot_queue(uint32_t pg, int prot);
+void dsm__prot_flush(void);
 
 /* Allocator (alloc.c). */
 void  dsm__alloc_init(void);

@@ -1,6 +1,10 @@
 /*
- * runtime.c — joining and leaving a job, and running the master on a shared
- * stack.
+ * runtime.c — the protocol layer's start-up and shutdown, and running
+ * library code on a private stack.
+ *
+ * sync/job.c drives the order: dsm__runtime_init (this layer's state and
+ * handlers), then synchronization registers its handlers, then
+ * dsm__runtime_start (the network), and at the end dsm__runtime_exit.
  *
  * Master locals (DESIGN-BRIEF 2): dsm_main runs the user's main on a stack
  * that lives in shared memory, so `&local` is a shared address everywhere and
@@ -49,7 +53,6 @@ const char *__tsan_default_options(void)
 }
 #endif
 
-static int exiting;               /* dsm_exit has started */
 static void *private_stack_top;
 
 /* ---- stack switching -------------------------------------------------------- */
@@ -101,21 +104,10 @@ void dsm__on_private_stack(void (*fn)(void *), void *arg)
     fn(arg);
 }
 
-/* ---- startup ------------------------------------------------------------------ */
+/* ---- start-up and shutdown ----------------------------------------------------- */
 
-static void on_exit_hook(int status, void *unused)
+void dsm__runtime_init(void)
 {
-  /* The program called exit() (or returned from main) without dsm_exit: the
-   * others still expect the collective shutdown. A failing exit is not a
-   * shutdown: the process just ends, and dsmrun stops the job and names it. */
-  if (!exiting && dsm__started && status == 0)
-    dsm__exit_collective(status);
-}
-
-void dsm_startup(int argc, char **argv)
-{
-  if (dsm__started)
-    return;
   dsm__verbose = (int)dsm__env_long("DSM_DEBUG", 0, 0, 9);
   const char *r = getenv("DSM_RANK"), *s = getenv("DSM_SIZE");
   if (r && s) {
@@ -128,7 +120,6 @@ void dsm_startup(int argc, char **argv)
     dsm__rank = 0;
     dsm__nprocs = 1;
   }
-  dsm__team = dsm__nprocs;
 
   size_t psz = 1 << 20;
   void *ps = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -140,70 +131,28 @@ void dsm_startup(int argc, char **argv)
   dsm__lrc_init();
   dsm__alloc_init();
   dsm__fault_init();
+  dsm__home_init();
+  dsm__fetch_init();
   dsm__os_init();
-  dsm__sync_init();
   dsm__stats_init();
+}
+
+void dsm__runtime_start(void)
+{
   if (dsm__nprocs > 1) {
     dsm__tp_init(dsm__rank, dsm__nprocs);
     dsm__os_start();
   }
   dsm__started = 1;
-  on_exit(on_exit_hook, NULL);
-  (void)argc;
-  (void)argv;
 }
 
-unsigned dsm_proc_id(void) { return dsm__rank; }
-unsigned dsm_nprocs(void) { return dsm__nprocs; }
-
-/* ---- shutdown ----------------------------------------------------------------- */
-
-static void exit_on_private(void *arg)
+void dsm__runtime_exit(void)
 {
-  int status = *(int *)arg;
-  if (dsm__rank == 0)
-    dsm__forkjoin_release_slaves(status);
   dsm__stats_report();
   if (dsm__nprocs > 1)
     dsm__tp_shutdown();
   dsm__region_exit();
 }
 
-void dsm__exit_collective(int status)
-{
-  exiting = 1;
-  fflush(NULL);
-  dsm__on_private_stack(exit_on_private, &status);
-}
-
-void dsm_exit(int status)
-{
-  if (!dsm__started)
-    exit(status);
-  if (!exiting)
-    dsm__exit_collective(status);
-  exit(status);
-}
-
-/* ---- the fork/join program ------------------------------------------------------ */
-
-struct main_call { int (*fn)(int, char **); int argc; char **argv; int rc; };
-
-static void run_main(void *arg)
-{
-  struct main_call *c = arg;
-  c->rc = c->fn(c->argc, c->argv);
-}
-
-void dsm_main(int (*main_fn)(int, char **), int argc, char **argv)
-{
-  dsm_startup(argc, argv);
-  if (dsm__rank != 0)
-    dsm_exit(dsm_serve_forks());
-  struct main_call c = { main_fn, argc, argv, 0 };
-  /* The master's stack: the top of the shared stack segment, 16-byte aligned. */
-  void *top = (void *)(dsm__stack_base + dsm__stack_size - 64);
-  dsm__forkjoin_mode = 1;
-  dsm__call_on_stack(run_main, &c, top);
-  dsm_exit(c.rc);
-}
+unsigned dsm_proc_id(void) { return dsm__rank; }
+unsigned dsm_nprocs(void) { return dsm__nprocs; }

@@ -1,6 +1,7 @@
 /*
- * runtime.h — what the runtime (dsm/runtime.c) and synchronization (sync/)
- * share.
+ * runtime.h — the protocol layer's start-up and shutdown, and the private
+ * stack that library code runs on (dsm/runtime.c). The layer above (sync/)
+ * calls these; nothing in dsm/ calls up into sync/.
  */
 #ifndef DSM_RUNTIME_H
 #define DSM_RUNTIME_H
@@ -8,60 +9,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Processes taking part in the current parallel region (all of them outside
- * one): ranks 0..dsm__team-1. Barriers count this many arrivals. */
-extern unsigned dsm__team;
-/* Set once the master has forked or runs under dsm_main: at exit it must
- * release the slaves waiting in dsm_serve_forks. */
-extern int dsm__forkjoin_mode;
+/* Start-up in three steps, driven by sync/job.c: this layer's state and
+ * message handlers; then the layer above registers its handlers; then the
+ * network comes up (and every handler must be registered by then). */
+void dsm__runtime_init(void);
+void dsm__runtime_start(void);
+/* Collective shutdown of this layer: statistics, the transport, the region. */
+void dsm__runtime_exit(void);
+void dsm__stats_init(void);
 
 /* Run fn(arg) on the library's private stack when called from shared memory
  * (the master's stack under dsm_main); directly otherwise. Every entry point
  * that takes dsm__mu goes through it. */
 void dsm__on_private_stack(void (*fn)(void *), void *arg);
 void dsm__call_on_stack(void (*fn)(void *), void *arg, void *top);
-
-void dsm__exit_collective(int status);
-void dsm__stats_init(void);
-
-/* sync/: handlers registered before the transport starts (init.c). */
-void dsm__sync_init(void);
-void dsm__barrier_init(void);
-void dsm__forkjoin_init(void);
-void dsm__distribute_init(void);
-void dsm__omp_init(void);
-void dsm__lock_init(void);
-void dsm__sema_init(void);
-
-/* forkjoin.c */
-void dsm__forkjoin_release_slaves(int status);
-/* dsm_fork with a team of the first `team` processes (ompdsmcc's num_threads). */
-void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
-/* Write the bytes dsm_distribute pushed here; at every acquire that ends a
- * barrier or receives a fork. */
-void dsm__distribute_apply(void);
-
-/* barrier.c: own interval records already shipped to rank 0 (barriers and
- * joins both ship them). */
-uint32_t dsm__barrier_own_sent(void);
-void dsm__barrier_set_own_sent(uint32_t v);
-
-/* A reduction riding on a barrier: every process of the team contributes
- * count elements of one type; all receive the combination (in rank order, so
- * floating-point results are the same on every run). */
-typedef struct dsm__red {
-  int type, op;          /* OMPDSM_T_*, OMPDSM_RED_* (ompdsm_rt.h) */
-  size_t count;
-  const void *in;        /* this process's contribution */
-  void *out;             /* the combined result, count elements */
-} dsm__red_t;
-
-/* Barrier with an optional reduction (red may be NULL). */
-void dsm__barrier_red(unsigned id, dsm__red_t *red);
-void dsm__barrier_nogc(void);
-/* reduce.c: size of one element, or 0 for an unknown type. */
-size_t dsm__red_size(int type);
-/* acc = acc op x, elementwise; returns -1 for an operator the type lacks. */
-int dsm__red_combine(int type, int op, void *acc, const void *x, size_t count);
 
 #endif

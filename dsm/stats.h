@@ -22,13 +22,22 @@
   X(bad_datagrams,      "datagrams dropped: wrong key/MAC or malformed")     \
   X(read_faults,        "faults on reads of invalid pages")                  \
   X(write_faults,       "faults on writes")                                  \
-  X(twins,              "twins created")                                     \
-  X(diffs_created,      "diffs created")                                     \
+  X(twins,              "twins created (writes to pages homed elsewhere)")   \
+  X(diffs_created,      "diffs created (and sent to the page's home)")       \
   X(diff_bytes_created, "bytes of diff created (encoded)")                   \
-  X(diffs_applied,      "diffs applied")                                     \
+  X(diffs_applied,      "diffs applied to this home's pages")                \
   X(diff_bytes_applied, "bytes of diff applied (encoded)")                   \
-  X(pages_fetched,      "whole pages fetched (cold misses)")                 \
+  X(pages_fetched,      "whole pages fetched from their home")               \
+  X(pages_served,       "pages sent to others by this home (fetch replies)") \
+  X(requests_held,      "fetches answered late: diffs or a collective to come")\
   X(invalidations,      "pages invalidated by write notices")                \
+  X(mprotects,          "mprotect calls for runs of pages (batched)")        \
+  X(local_faults,       "faults served without a message (pushed copies, home)")\
+  X(pushes_sent,        "pages pushed by this home to readers at a release") \
+  X(pushes_installed,   "pushed copies put to use (readable at once, or touched)")\
+  X(push_unsubs,        "pushed pages never read: the reader unsubscribed")  \
+  X(migrations,         "pages whose home moved to this process")            \
+  X(exclusive,          "home pages that became exclusive again at a collective")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \
   X(lock_acquires,      "lock acquires")                                     \
@@ -48,10 +57,6 @@
   /* one-sided page and diff fetches (onesided.c) */                        \
   X(os_pages,           "pages read one-sided from their home's memory")     \
   X(os_page_busy,       "one-sided page reads refused: changing at the home")\
-  X(os_diffs,           "diffs read one-sided from their writer's log")      \
-  X(os_diff_misses,     "diffs asked for by message: not in the writer's log")\
-  X(os_diff_skips,      "diff lookups skipped: the writer's log kept missing")\
-  X(os_diffs_published, "own diffs copied into the registered diff log")     \
   X(os_exposed_bytes,   "bytes registered for peers' one-sided reads")
 
 struct dsm__stats {

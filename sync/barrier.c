@@ -7,8 +7,9 @@
  * departure carries the records that process lacks, and is an acquire.
  * 2(n-1) messages per barrier. A reduction rides along: contributions come
  * with the arrivals and the manager combines them in rank order.
- * A departure may also ask for garbage collection (gc.c), when any process's
- * consistency data has passed the threshold.
+ * The protocol layer rides along too (dsm/collective.c): each arrival names
+ * the process's intervals of the epoch, and each departure carries what the
+ * manager concluded from all of them (pages whose home moves).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "runtime.h"
+#include "sync.h"
 #include "transport.h"
 
 
@@ -31,7 +33,6 @@ struct arrival {
 static struct arrival *arr;
 static unsigned narrived, cur_team;
 static uint32_t cur_id, cur_redlen;
-static int gc_requested;
 static uint32_t red_type, red_op;
 static uint64_t red_count;
 
@@ -59,12 +60,14 @@ static void complete(void)
         dsm__fatal(DSM__EXIT_FATAL, "reduction: operator %u does not apply to type %u",
                    red_op, red_type);
   }
+  dsm__buf_t coll = { 0 };
+  dsm__coll_depart_encode(&coll, cur_team == dsm__nprocs, 1);
   for (unsigned r = 0; r < cur_team; r++) {
     dsm__buf_t b = { 0 };
-    dsm__buf_u32(&b, (uint32_t)gc_requested);
     dsm__buf_u32(&b, (uint32_t)rlen);
     dsm__buf_put(&b, acc, rlen);
     dsm__intervals_encode(&b, arr[r].known);
+    dsm__buf_put(&b, coll.p, coll.len);
     if (arr[r].local) {
       local_reply = b;
       local_done = 1;
@@ -78,17 +81,18 @@ static void complete(void)
     memset(&arr[r], 0, sizeof arr[r]);
   }
   free(acc);
+  dsm__buf_free(&coll);
   narrived = 0;
-  gc_requested = 0;
 }
 
-/* BARRIER request: id, team, gc, redlen, type, op, count(u64), red bytes,
- * known vt, own interval records. Called with dsm__mu held, from the service
- * thread (h != NULL) or for the manager's own arrival (h == NULL). */
+/* BARRIER request: id, team, redlen, type, op, count(u64), red bytes, known
+ * vt, own interval records, the protocol's arrival part. Called with dsm__mu
+ * held, from the service thread (h != NULL) or for the manager's own arrival
+ * (h == NULL). */
 static void arrival(unsigned origin, const void *data, size_t len, const dsm__reqh_t *h)
 {
   dsm__rd_t r = dsm__rd(data, len);
-  uint32_t id = dsm__rd_u32(&r), team = dsm__rd_u32(&r), gc = dsm__rd_u32(&r);
+  uint32_t id = dsm__rd_u32(&r), team = dsm__rd_u32(&r);
   uint32_t redlen = dsm__rd_u32(&r), type = dsm__rd_u32(&r), op = dsm__rd_u32(&r);
   uint64_t count = dsm__rd_u64(&r);
   const void *red = dsm__rd_take(&r, redlen);
@@ -98,6 +102,7 @@ static void arrival(unsigned origin, const void *data, size_t len, const dsm__re
     dsm__fatal(DSM__EXIT_FATAL, "malformed BARRIER request from rank %u", origin);
   if (dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records from rank %u", origin);
+  dsm__coll_note(origin, r.p + r.off, r.len - r.off);
   if (narrived == 0) {
     cur_id = id;
     cur_team = team;
@@ -125,7 +130,6 @@ static void arrival(unsigned origin, const void *data, size_t len, const dsm__re
   a->redlen = redlen;
   a->red = redlen ? malloc(redlen) : NULL;
   if (redlen) memcpy(a->red, red, redlen);
-  gc_requested |= gc != 0;
   if (++narrived == cur_team)
     complete();
 }
@@ -138,7 +142,7 @@ static void on_barrier(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
-struct barrier_call { unsigned id; dsm__red_t *red; int allow_gc; int gc; };
+struct barrier_call { unsigned id; dsm__red_t *red; };
 
 static void barrier_impl(void *arg)
 {
@@ -152,10 +156,8 @@ static void barrier_impl(void *arg)
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
   dsm__release();
-  int want_gc = c->allow_gc && dsm__team == dsm__nprocs && dsm__gc_wanted();
   dsm__buf_u32(&b, c->id);
   dsm__buf_u32(&b, dsm__team);
-  dsm__buf_u32(&b, (uint32_t)want_gc);
   dsm__buf_u32(&b, (uint32_t)rlen);
   dsm__buf_u32(&b, c->red ? (uint32_t)c->red->type : 0);
   dsm__buf_u32(&b, c->red ? (uint32_t)c->red->op : 0);
@@ -164,6 +166,7 @@ static void barrier_impl(void *arg)
   dsm__vt_encode(&b, dsm__known);
   dsm__own_intervals_encode(&b, own_sent);
   own_sent = dsm__known[dsm__rank];
+  dsm__coll_arrive_encode(&b);
   pthread_mutex_unlock(&dsm__mu);
 
   void *reply = NULL;
@@ -187,23 +190,25 @@ static void barrier_impl(void *arg)
   dsm__buf_free(&b);
 
   dsm__rd_t r = dsm__rd(reply, reply_len);
-  uint32_t gc = dsm__rd_u32(&r), got = dsm__rd_u32(&r);
+  uint32_t got = dsm__rd_u32(&r);
   const void *res = dsm__rd_take(&r, got);
   if (r.bad || got != rlen)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
   if (rlen) memcpy(c->red->out, res, rlen);
+  dsm__coll_lag();
   pthread_mutex_lock(&dsm__mu);
   if (dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
   dsm__acquire();
+  if (dsm__coll_depart_apply(&r) < 0 || r.off != r.len)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
   pthread_mutex_unlock(&dsm__mu);
   free(reply);
   dsm__distribute_apply();
   DSM__STAT_INC(barriers);
-  c->gc = (int)gc;
 }
 
-static void barrier_common(unsigned id, dsm__red_t *red, int allow_gc)
+void dsm__barrier_red(unsigned id, dsm__red_t *red)
 {
   if (dsm__nprocs == 1 || dsm__team == 1) {
     if (red)
@@ -211,21 +216,8 @@ static void barrier_common(unsigned id, dsm__red_t *red, int allow_gc)
     DSM__STAT_INC(barriers);
     return;
   }
-  struct barrier_call c = { id, red, allow_gc, 0 };
+  struct barrier_call c = { id, red };
   dsm__on_private_stack(barrier_impl, &c);
-  if (c.gc)
-    dsm__gc_run();
-}
-
-void dsm__barrier_red(unsigned id, dsm__red_t *red)
-{
-  barrier_common(id, red, 1);
-}
-
-/* The barrier inside a garbage collection neither asks for nor runs one. */
-void dsm__barrier_nogc(void)
-{
-  barrier_common(0xffffffffu, NULL, 0);
 }
 
 void dsm_barrier(unsigned id)

@@ -4,8 +4,10 @@
  * dsm_fork is a release by the master: one FORK message to each slave of the
  * team carries the function, the argument block and the interval records the
  * slave lacks, and the slave's receipt of it is an acquire. dsm_join is a
- * barrier in which only the master departs: each slave's JOIN carries its new
- * records, and the slaves learn the others' writes with the next fork.
+ * collective in which only the master acquires: each slave's JOIN carries its
+ * new records, and the slaves learn the others' writes with the next fork.
+ * The master answers every JOIN once all are in, with what the protocol
+ * concluded from the region (dsm/collective.c: pages whose home moves).
  * Slaves wait for forks in dsm_serve_forks, blocked on a condition variable.
  * A FORK with no function tells them the master is exiting.
  */
@@ -17,6 +19,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "runtime.h"
+#include "sync.h"
 #include "transport.h"
 
 
@@ -28,6 +31,7 @@ static pthread_cond_t join_cv = PTHREAD_COND_INITIALIZER;
 static uint8_t *fork_msg;          /* slave: the FORK waiting to be run */
 static size_t fork_len;
 static unsigned joins;             /* master: JOINs of the current region */
+static dsm__reqh_t *join_h;        /* master: their handles, answered at the join */
 static uint32_t **peer_known;      /* master: what each slave is known to hold */
 static int in_region;
 
@@ -49,7 +53,8 @@ static void on_fork(const dsm__msg_t *m)
   dsm__tp_reply(dsm__reqh(m), NULL, 0);
 }
 
-/* JOIN: known vt, own interval records. */
+/* JOIN: known vt, own records, the protocol's arrival part. Answered by the
+ * master's join_impl once every member of the team has joined. */
 static void on_join(const dsm__msg_t *m)
 {
   dsm__rd_t r = dsm__rd(m->data, m->len);
@@ -57,16 +62,18 @@ static void on_join(const dsm__msg_t *m)
   if (m->origin == 0 || m->origin >= dsm__nprocs || dsm__vt_decode(&r, peer_known[m->origin]) < 0 ||
       dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
-  joins++;
+  dsm__coll_note(m->origin, r.p + r.off, r.len - r.off);
+  join_h[joins++] = dsm__reqh(m);
   pthread_cond_signal(&join_cv);
   pthread_mutex_unlock(&dsm__mu);
-  dsm__tp_reply(dsm__reqh(m), NULL, 0);
 }
 
 void dsm__forkjoin_init(void)
 {
   dsm__team = dsm__nprocs;
   peer_known = calloc(dsm__nprocs, sizeof *peer_known);
+  join_h = calloc(dsm__nprocs, sizeof *join_h);
+  if (!peer_known || !join_h) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   for (unsigned s = 0; s < dsm__nprocs; s++)
     peer_known[s] = calloc(dsm__nprocs, sizeof(uint32_t));
   dsm__tp_handle(DSM__MSG_FORK, on_fork);
@@ -166,13 +173,25 @@ static void join_impl(void *unused)
 {
   pthread_mutex_lock(&dsm__mu);
   dsm__release();
+  dsm__buf_t mine = { 0 };
+  dsm__coll_arrive_encode(&mine);
+  dsm__coll_note(0, mine.p, mine.len);
+  dsm__buf_free(&mine);
   uint64_t t0 = dsm__now_ns();
   while (joins < dsm__team - 1)
     pthread_cond_wait(&join_cv, &dsm__mu);
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  dsm__buf_t coll = { 0 };
+  dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
+  for (unsigned i = 0; i < joins; i++)
+    dsm__tp_reply(join_h[i], coll.p, coll.len);
   joins = 0;
   dsm__acquire();
+  dsm__rd_t r = dsm__rd(coll.p, coll.len);
+  if (dsm__coll_depart_apply(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
   pthread_mutex_unlock(&dsm__mu);
+  dsm__buf_free(&coll);
 }
 
 void dsm_join(void)
@@ -246,9 +265,19 @@ int dsm_serve_forks(void)
     dsm__vt_encode(&b, dsm__known);
     dsm__own_intervals_encode(&b, dsm__barrier_own_sent());
     dsm__barrier_set_own_sent(dsm__known[dsm__rank]);
+    dsm__coll_arrive_encode(&b);
     pthread_mutex_unlock(&dsm__mu);
-    dsm__tp_call(0, DSM__MSG_JOIN, b.p, b.len, NULL, NULL);
+    void *dep = NULL;
+    size_t dep_len = 0;
+    dsm__tp_call(0, DSM__MSG_JOIN, b.p, b.len, &dep, &dep_len);
     dsm__buf_free(&b);
+    dsm__coll_lag();
+    pthread_mutex_lock(&dsm__mu);
+    dsm__rd_t dr = dsm__rd(dep, dep_len);
+    if (dsm__coll_depart_apply(&dr) < 0 || dr.off != dr.len)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
+    pthread_mutex_unlock(&dsm__mu);
+    free(dep);
     dsm__team = dsm__nprocs;
   }
 }

@@ -38,6 +38,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "runtime.h"
+#include "sync.h"
 #include "transport.h"
 #include "lock.h"
 

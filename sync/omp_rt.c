@@ -25,6 +25,7 @@
 #include "omp.h"
 #include "ompdsm_rt.h"
 #include "runtime.h"
+#include "sync.h"
 #include "transport.h"
 
 

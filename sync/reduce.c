@@ -10,6 +10,7 @@
 
 #include "ompdsm_rt.h"
 #include "runtime.h"
+#include "sync.h"
 
 #define COMBINE_INT(T)                                                              \
   do {                                                                              \

@@ -27,6 +27,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "runtime.h"
+#include "sync.h"
 #include "transport.h"
 
 enum { SEMA_INIT = 1, SEMA_WAIT, SEMA_SIGNAL };

@@ -25,6 +25,7 @@
 #include "dsm_internal.h"
 #include "transport.h"
 #include "runtime.h"
+#include "sync.h"
 #include "dsmbench.h"
 #include "ompdsm_rt.h"
 

@@ -1,19 +1,19 @@
 /*
- * Garbage collection racing with synchronization. Every round writes enough
- * pages that a collection (DSM_GC_MB=1) runs at most barriers; right after
- * the barrier a token goes round a semaphore ring, so a process that leaves
- * the collection first signals managers that may still be collecting. Each
- * holder of the token checks the previous holder's write. A collection that
- * drops records created after it, or delivers records with a gap, fails
- * here ("malformed interval records", or a wrong token value).
- * The race that motivated step 4 of gc.c was found by the app benchmark
- * (sweep3d, 8 processes); this test did not reproduce it on the old code in
- * four runs, so it stands as a stress test of the combination.
+ * Garbage collection racing with synchronization. A collection (DSM_GC_MB=0:
+ * at every barrier of the job) discards interval records; right after the
+ * barrier a token goes round a semaphore ring, so a process that leaves the
+ * barrier first signals managers (and creates records) while others are
+ * still collecting. Each holder of the token checks the previous holder's
+ * write. A collection that drops records created after the barrier, or
+ * delivers records with a gap, fails here ("malformed interval records", or
+ * a wrong token value). The rewrite of the protocol had exactly that bug
+ * once: the barrier manager discarded records a fast peer had already
+ * brought for the next barrier (found by dsm/barrier_gc at 8 processes).
  */
 #include "check.h"
 
 #define ROUNDS 60
-#define PAGES 300  /* per process per round: 1.2 MiB of twins, over DSM_GC_MB=1 */
+#define PAGES 300  /* per process per round */
 
 int main(int argc, char **argv)
 {

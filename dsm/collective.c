@@ -1,0 +1,228 @@
+/*
+ * collective.c — what barriers and joins carry for the protocol.
+ *
+ * A collective (a barrier, or the join that ends a parallel region) is the
+ * one moment a single process, its manager, sees what every member wrote
+ * since the last one: each arrival names the process's own intervals of
+ * the epoch, whose records the manager holds by then. From them the manager
+ * finds the pages that exactly one process wrote in the epoch, and every
+ * departure carries that list. Each process then, for each such page:
+ *   - if the writer is not the page's home, moves the home to the writer
+ *     (home.c: dsm__home_take / dsm__home_give): a page with one writer per
+ *     epoch lives where it is written, so the writer takes no twin, makes
+ *     no diff and sends nothing for it (the stencil of issue 13: each
+ *     process's rows move to it after the first sweep, and turn exclusive
+ *     at the collective after the next sweep writes them);
+ *   - if the writer is the home (us), lets the page become exclusive again
+ *     when nobody took a copy since our last write (dsm__home_exclusive).
+ * Every process applies the same list at the same collective, so home
+ * tables agree within an epoch; dsm__epoch counts the collectives applied,
+ * and a request from a process already past one waits at a process that is
+ * not (home.c).
+ *
+ * Only collectives of the whole job move homes (a team of fewer processes
+ * leaves the others' tables as they are). After a barrier of the whole job
+ * every process holds every interval record up to it, so records can be
+ * discarded there (gc.c).
+ *
+ * Wire: arrival part: first:u32 last:u32 (own intervals of the epoch).
+ * Departure part: flags:u32 (1: whole job, 2: every record delivered), with
+ * flag 2 the manager's known vector (what everyone holds after it), then
+ * nruns:u32 and runs of first:u32 count:u32 writer:u32.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+
+#define MULTI 0xffffffffu
+
+static uint32_t epoch_first = 1;    /* our first interval of the current epoch */
+
+/* Manager: page -> its one writer + 1, or MULTI. Open addressing. */
+static uint32_t *wkey, *wval;
+static size_t wcap, wused;
+
+static void *xcalloc(size_t n, size_t size)
+{
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  return p;
+}
+
+static size_t slot_of(uint32_t pg, size_t cap)
+{
+  return ((uint64_t)pg * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+}
+
+static void map_put(uint32_t pg, uint32_t writer);
+
+static void map_grow(void)
+{
+  size_t ocap = wcap;
+  uint32_t *ok = wkey, *ov = wval;
+  wcap = wcap ? 2 * wcap : 4096;
+  wkey = xcalloc(wcap, sizeof *wkey);
+  wval = xcalloc(wcap, sizeof *wval);
+  wused = 0;
+  for (size_t i = 0; i < ocap; i++)
+    if (ov[i]) {
+      size_t s = slot_of(ok[i], wcap);
+      while (wval[s]) s = (s + 1) & (wcap - 1);
+      wkey[s] = ok[i];
+      wval[s] = ov[i];
+      wused++;
+    }
+  free(ok);
+  free(ov);
+}
+
+static void map_put(uint32_t pg, uint32_t writer)
+{
+  if (2 * (wused + 1) > wcap)
+    map_grow();
+  size_t s = slot_of(pg, wcap);
+  while (wval[s] && wkey[s] != pg) s = (s + 1) & (wcap - 1);
+  if (!wval[s]) {
+    wkey[s] = pg;
+    wval[s] = writer + 1;
+    wused++;
+  } else if (wval[s] != writer + 1) {
+    wval[s] = MULTI;
+  }
+}
+
+static void map_clear(void)
+{
+  if (wused)
+    memset(wval, 0, wcap * sizeof *wval);
+  wused = 0;
+}
+
+void dsm__coll_arrive_encode(dsm__buf_t *b)
+{
+  dsm__buf_u32(b, epoch_first);
+  dsm__buf_u32(b, dsm__vt[dsm__rank]);
+}
+
+void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
+{
+  dsm__rd_t r = dsm__rd(data, len);
+  uint32_t first = dsm__rd_u32(&r), last = dsm__rd_u32(&r);
+  if (r.bad || rank >= dsm__nprocs || last > dsm__known[rank])
+    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+  if (first <= dsm__gc_vt[rank])
+    first = dsm__gc_vt[rank] + 1;
+  for (uint32_t i = first; i <= last; i++) {
+    const dsm__interval_t *iv = dsm__interval_get(rank, i);
+    DSM__ASSERT(iv);
+    for (uint32_t k = 0; k < iv->npages; k++)
+      map_put(iv->pages[k], rank);
+  }
+}
+
+struct run { uint32_t first, count, writer; };
+
+static int by_first(const void *a, const void *b)
+{
+  const struct run *x = a, *y = b;
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
+void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
+{
+  dsm__buf_u32(b, (full ? 1u : 0u) | (all_records ? 2u : 0u));
+  if (all_records)
+    dsm__vt_encode(b, dsm__known);
+  size_t n = 0;
+  struct run *runs = NULL;
+  if (full && wused) {
+    runs = xcalloc(wused, sizeof *runs);
+    for (size_t i = 0; i < wcap; i++)
+      if (wval[i] && wval[i] != MULTI)
+        runs[n++] = (struct run){ wkey[i], 1, wval[i] - 1 };
+    qsort(runs, n, sizeof *runs, by_first);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (m && runs[m - 1].first + runs[m - 1].count == runs[i].first &&
+          runs[m - 1].writer == runs[i].writer)
+        runs[m - 1].count++;
+      else
+        runs[m++] = runs[i];
+    }
+    n = m;
+  }
+  dsm__buf_u32(b, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) {
+    dsm__buf_u32(b, runs[i].first);
+    dsm__buf_u32(b, runs[i].count);
+    dsm__buf_u32(b, runs[i].writer);
+  }
+  free(runs);
+  map_clear();
+}
+
+int dsm__coll_depart_apply(dsm__rd_t *r)
+{
+  uint32_t flags = dsm__rd_u32(r);
+  uint32_t upto[DSM__MAX_PROCS];
+  if ((flags & 2) && dsm__vt_decode(r, upto) < 0)
+    return -1;
+  uint32_t n = dsm__rd_u32(r);
+  if (r->bad)
+    return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t first = dsm__rd_u32(r), count = dsm__rd_u32(r), writer = dsm__rd_u32(r);
+    if (r->bad || writer >= dsm__nprocs || first >= dsm__npages || count > dsm__npages - first ||
+        !(flags & 1))
+      return -1;
+    for (uint32_t pg = first; pg < first + count; pg++) {
+      dsm__page_t *p = dsm__page(pg);
+      if (p->home == writer) {
+        if (writer == dsm__rank)
+          dsm__home_exclusive(pg, p);
+      } else if (writer == dsm__rank) {
+        dsm__home_take(pg, p);
+      } else if (p->home == dsm__rank) {
+        dsm__home_give(pg, p, writer);
+      } else {
+        p->home = (uint16_t)writer;
+        /* Our copy, if valid, was made before the writer's write, whose
+         * notice makes it out of date; nothing else changes. */
+      }
+    }
+  }
+  dsm__prot_flush();
+  if (flags & 1) {
+    dsm__epoch++;
+    epoch_first = dsm__vt[dsm__rank] + 1;
+    dsm__home_retry();
+    if ((flags & 2) && dsm__gc_wanted())
+      dsm__gc_run(upto);
+  }
+  return 0;
+}
+
+void dsm__coll_lag(void)
+{
+  static long ms = -1;
+  if (ms < 0) {
+    /* DSM_TEST_LAG=rank:ms, a test knob: that rank takes ms milliseconds
+     * before it applies each departure, so peers that already applied it
+     * reach it while it is still in the previous epoch. */
+    const char *v = getenv("DSM_TEST_LAG");
+    unsigned r = 0;
+    long m = 0;
+    ms = 0;
+    if (v && *v) {
+      if (sscanf(v, "%u:%ld", &r, &m) != 2 || m < 0 || m > 60000)
+        dsm__fatal(DSM__EXIT_FATAL, "DSM_TEST_LAG='%s' is not rank:milliseconds", v);
+      if (r == dsm__rank)
+        ms = m;
+    }
+  }
+  if (ms > 0)
+    usleep((useconds_t)ms * 1000);
+}

@@ -1,0 +1,349 @@
+/*
+ * fetch.c — copies of pages homed elsewhere: refreshing them, and pushed
+ * copies.
+ *
+ * A copy that is out of date (write notices it does not satisfy) or that
+ * never existed is refreshed whole from the page's home, in one round trip,
+ * however many processes wrote the page: the home merged their diffs. The
+ * request names what the copy must hold (the page's needs, and our own
+ * newest write, whose diff may still be on its way), and a run of further
+ * pages of the same home that are out of date here rides along.
+ *
+ * Pushed copies (home.c explains subscriptions) wait in a table until an
+ * acquire finds that one satisfies every need of its page. It is then
+ * installed, readable at once if the pushes of that page have proved
+ * useful, else inaccessible, so that its first use is a fault served here
+ * without a message. That fault is how we learn the push was useful (and it
+ * buys the next PUSH_TRUST installs readable at once); a pushed copy still
+ * untouched when the next one arrives means we no longer read the page, and
+ * we unsubscribe. So a page read every epoch costs one local fault in
+ * PUSH_TRUST + 1 epochs, and one we stopped reading is unsubscribed within
+ * as many.
+ */
+
+#define PUSH_TRUST 7
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "onesided.h"
+#include "transport.h"
+
+/* A pushed copy, newest per page. */
+struct pushed {
+  struct pushed *next;
+  uint32_t pg, home, seq;
+  uint32_t *pv;
+  uint8_t data[DSM__PAGE];
+};
+
+#define PUSH_BUCKETS 1024
+static struct pushed *push_tab[PUSH_BUCKETS];
+static size_t npushed;
+
+static void *xcalloc(size_t n, size_t size)
+{
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  return p;
+}
+
+static struct pushed **push_slot(uint32_t pg)
+{
+  struct pushed **pp = &push_tab[(pg * 2654435761u) % PUSH_BUCKETS];
+  while (*pp && (*pp)->pg != pg) pp = &(*pp)->next;
+  return pp;
+}
+
+static void push_drop(struct pushed **pp)
+{
+  struct pushed *x = *pp;
+  *pp = x->next;
+  free(x->pv);
+  free(x);
+  npushed--;
+  dsm__stats_consistency(-(int64_t)(sizeof *x + dsm__nprocs * 4));
+}
+
+/* PUSH: seq, count, then per page: pg, pv[nprocs], bytes. */
+static void on_push(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint32_t seq = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
+  size_t one = 4 + dsm__nprocs * 4 + DSM__PAGE;
+  const uint8_t *body = dsm__rd_take(&r, one * count);
+  if (r.bad || r.off != r.len || m->origin >= dsm__nprocs)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PUSH from rank %u", m->origin);
+  unsigned h = m->origin;
+  pthread_mutex_lock(&dsm__mu);
+  for (uint32_t k = 0; k < count; k++, body += one) {
+    uint32_t pg;
+    memcpy(&pg, body, 4);
+    if (pg >= dsm__npages)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed PUSH from rank %u", h);
+    struct pushed **pp = push_slot(pg), *x = *pp;
+    /* One-way messages can overtake each other: keep the newest. */
+    if (x && x->home == h && x->seq > seq)
+      continue;
+    if (!x) {
+      x = xcalloc(1, sizeof *x);
+      x->pv = xcalloc(dsm__nprocs, 4);
+      x->pg = pg;
+      *pp = x;
+      npushed++;
+      dsm__stats_consistency((int64_t)(sizeof *x + dsm__nprocs * 4));
+    }
+    x->home = h;
+    x->seq = seq;
+    memcpy(x->pv, body + 4, dsm__nprocs * 4);
+    memcpy(x->data, body + 4 + dsm__nprocs * 4, DSM__PAGE);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+/* Make a copy the valid one (the bytes are already in the system view). */
+static void now_valid(dsm__page_t *p, const uint32_t *pv)
+{
+  memcpy(dsm__page_pv(p), pv, dsm__nprocs * 4);
+  dsm__need_clear(p);
+  p->valid = 1;
+}
+
+/* Can pushed copy x replace our copy of p? It must hold every need, and
+ * must not be older than the copy we had in any writer: our needs only name
+ * what is missing, and a push made before our last fetch can lack writes
+ * that fetch brought (and whose notices it satisfied). */
+static int push_fits(const dsm__page_t *p, const struct pushed *x)
+{
+  if (!dsm__need_met(p, x->pv))
+    return 0;
+  if (p->pv)
+    for (unsigned q = 0; q < dsm__nprocs; q++)
+      if (x->pv[q] < p->pv[q])
+        return 0;
+  return 1;
+}
+
+/* Is there a pushed copy that satisfies p? Install it (bytes, version) and
+ * return 1. */
+static int take_pushed(uint32_t pg, dsm__page_t *p)
+{
+  struct pushed **pp = push_slot(pg), *x = *pp;
+  if (!x)
+    return 0;
+  if (p->home == dsm__rank || p->valid) {
+    push_drop(pp);
+    return 0;
+  }
+  if (!push_fits(p, x))
+    return 0;
+  memcpy(dsm__page_sys(pg), x->data, DSM__PAGE);
+  now_valid(p, x->pv);
+  push_drop(pp);
+  return 1;
+}
+
+void dsm__push_install(void)
+{
+  if (!npushed)
+    return;
+  unsigned *unsub_n = NULL;
+  dsm__buf_t *unsub = NULL;
+  for (unsigned b = 0; b < PUSH_BUCKETS; b++) {
+    for (struct pushed **pp = &push_tab[b]; *pp;) {
+      struct pushed *x = *pp;
+      dsm__page_t *p = dsm__page(x->pg);
+      if (p->home == dsm__rank || p->valid) {
+        push_drop(pp);
+        continue;
+      }
+      if (!push_fits(p, x)) {
+        pp = &x->next;
+        continue;
+      }
+      if (p->push_idle) {
+        /* The last pushed copy was never read before this one came. */
+        if (!unsub) {
+          unsub = xcalloc(dsm__nprocs, sizeof *unsub);
+          unsub_n = xcalloc(dsm__nprocs, sizeof *unsub_n);
+        }
+        if (!unsub[x->home].len) dsm__buf_u32(&unsub[x->home], 0);
+        dsm__buf_u32(&unsub[x->home], x->pg);
+        unsub_n[x->home]++;
+        p->push_idle = 0;
+        p->push_trust = 0;
+        DSM__STAT_INC(push_unsubs);
+        push_drop(pp);
+        continue;
+      }
+      memcpy(dsm__page_sys(x->pg), x->data, DSM__PAGE);
+      now_valid(p, x->pv);
+      if (p->push_trust) {
+        p->push_trust--;
+        dsm__prot_queue(x->pg, DSM__PROT_READ);
+        DSM__STAT_INC(pushes_installed);
+      } else {
+        p->pushed = 1;    /* inaccessible until its first use (PROT_NONE already) */
+      }
+      push_drop(pp);
+    }
+  }
+  if (unsub) {
+    for (unsigned h = 0; h < dsm__nprocs; h++)
+      if (unsub_n[h]) {
+        memcpy(unsub[h].p, &unsub_n[h], 4);
+        dsm__tp_send(h, DSM__MSG_UNSUB, unsub[h].p, unsub[h].len);
+        dsm__buf_free(&unsub[h]);
+      }
+    free(unsub);
+    free(unsub_n);
+  }
+}
+
+/* ---- fetching from the home ----------------------------------------------------------- */
+
+static uint32_t prefetch_max(void)
+{
+  static uint32_t max;
+  if (!max)
+    max = (uint32_t)dsm__env_long("DSM_PREFETCH", 16, 1, 64);
+  return max;
+}
+
+/* How many pages to fetch at a fault: the run grows while faults walk
+ * forward through memory (a cold start, a transpose: each fault lands just
+ * past the last run, and the run doubles, up to DSM_PREFETCH), and is one
+ * page at a fault that continues no stream (a stencil's boundary row: the
+ * pages after it are someone else's rows that we never read, and fetching
+ * them would also subscribe us to their pushes). A few streams at once, as
+ * a loop nest reads several rows. Application thread only. */
+#define NSTREAM 4
+static struct stream { uint32_t next, window; } streams[NSTREAM];
+
+static uint32_t prefetch_window(uint32_t pg)
+{
+  for (int i = 0; i < NSTREAM; i++)
+    if (streams[i].window && streams[i].next == pg) {
+      struct stream s = streams[i];
+      memmove(&streams[1], &streams[0], (size_t)i * sizeof *streams);
+      s.window = s.window * 2 > prefetch_max() ? prefetch_max() : s.window * 2;
+      streams[0] = s;
+      return s.window;
+    }
+  memmove(&streams[1], &streams[0], (NSTREAM - 1) * sizeof *streams);
+  streams[0] = (struct stream){ pg, 1 };
+  return 1;
+}
+
+static void stream_fetched(uint32_t pg, uint32_t count)
+{
+  if (streams[0].next == pg)
+    streams[0].next = pg + count;
+}
+
+/* Can page pg ride along in a fetch from home? Out of date here, same home,
+ * and nothing of ours in flight on it. */
+static int rides_along(uint32_t pg, unsigned home)
+{
+  dsm__page_t *q = dsm__page(pg);
+  return q->home == home && !q->valid && !q->dirty && q->prot == DSM__PROT_NONE;
+}
+
+static void put_needs(dsm__buf_t *b, const dsm__page_t *p)
+{
+  size_t at = b->len;
+  uint32_t n = 0;
+  dsm__buf_u32(b, 0);
+  for (const dsm__need_t *x = p->need; x; x = x->next, n++) {
+    dsm__buf_u32(b, x->proc);
+    dsm__buf_u32(b, x->idx);
+  }
+  if (p->own_last) {
+    dsm__buf_u32(b, dsm__rank);
+    dsm__buf_u32(b, p->own_last);
+    n++;
+  }
+  memcpy(b->p + at, &n, 4);
+}
+
+void dsm__fetch_page(uint32_t pg)
+{
+  pthread_mutex_lock(&dsm__mu);
+  dsm__page_t *p = dsm__page(pg);
+  if (p->prot != DSM__PROT_NONE) {      /* fixed meanwhile */
+    pthread_mutex_unlock(&dsm__mu);
+    return;
+  }
+  if (p->home == dsm__rank) {
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__home_wait(pg);
+    return;
+  }
+  if (p->pushed || take_pushed(pg, p)) {
+    if (p->pushed) {
+      p->pushed = 0;
+      p->push_trust = PUSH_TRUST;
+      DSM__STAT_INC(pushes_installed);
+    }
+    p->push_idle = 0;
+    dsm__set_prot(pg, DSM__PROT_READ);
+    DSM__STAT_INC(local_faults);
+    pthread_mutex_unlock(&dsm__mu);
+    return;
+  }
+  unsigned home = p->home;
+  /* The request: the page, then consecutive pages of the same segment and
+   * home that are out of date here too. */
+  uint32_t max = prefetch_window(pg), count = 1;
+  while (count < max && pg + count < dsm__npages &&
+         dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)count * DSM__PAGE)) ==
+           (long)(pg + count) &&
+         rides_along(pg + count, home))
+    count++;
+  dsm__buf_t req = { 0 };
+  dsm__buf_u32(&req, dsm__epoch);
+  dsm__buf_u32(&req, count);
+  for (uint32_t k = 0; k < count; k++) {
+    dsm__buf_u32(&req, pg + k);
+    put_needs(&req, dsm__page(pg + k));
+  }
+  stream_fetched(pg, count);
+  DSM__DEBUG("fetch pages %u..%u from rank %u", pg, pg + count - 1, home);
+  pthread_mutex_unlock(&dsm__mu);
+
+  dsm__call_t call = { home, DSM__MSG_PAGE, req.p, req.len, NULL, 0 };
+  dsm__os_fetch(&call, 1);
+
+  pthread_mutex_lock(&dsm__mu);
+  size_t one = dsm__nprocs * 4 + DSM__PAGE;
+  if (call.reply_len != one * count)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
+  for (uint32_t k = 0; k < count; k++) {
+    const uint8_t *src = (const uint8_t *)call.reply + one * k;
+    dsm__page_t *q = dsm__page(pg + k);
+    uint32_t pv[DSM__MAX_PROCS];
+    memcpy(pv, src, dsm__nprocs * 4);
+    /* Only this thread adds needs, so what we asked for still stands. */
+    if (!dsm__need_met(q, pv))
+      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
+                 "must hold", home, pg + k);
+    memcpy(dsm__page_sys(pg + k), src + dsm__nprocs * 4, DSM__PAGE);
+    now_valid(q, pv);
+    q->pushed = 0;
+    q->push_idle = 0;
+    struct pushed **pp = push_slot(pg + k);
+    if (*pp) push_drop(pp);
+    dsm__prot_queue(pg + k, DSM__PROT_READ);
+  }
+  dsm__prot_flush();
+  DSM__STAT_ADD(pages_fetched, count);
+  pthread_mutex_unlock(&dsm__mu);
+  free(call.reply);
+  dsm__buf_free(&req);
+}
+
+void dsm__fetch_init(void)
+{
+  dsm__tp_handle(DSM__MSG_PUSH, on_push);
+}

@@ -1,0 +1,512 @@
+/*
+ * home.c — the master copies: what a process does as the home of pages.
+ *
+ * A home's copy of a page is where every write ends up. Its own writes land
+ * there directly; other writers send a diff at each release (DIFF, one-way,
+ * batched per home), which the home applies in the order each writer sent
+ * them. A process whose copy is out of date asks for the whole page (PAGE);
+ * the home answers once its copy holds every interval the request names
+ * (its version vector pv covers the needs), deferring the answer until the
+ * diffs it lacks have come.
+ *
+ * Exclusive pages. A home page that no one else holds a copy of needs no
+ * tracking at all: it stays writable across releases, takes no fault and
+ * produces no write notice. The first request for it write-protects it
+ * (before the copy is taken, so no later write goes unseen) and it becomes
+ * shared. At a collective of the whole job, a shared page that only its home
+ * wrote since anyone else last took a copy is exclusive again: every other
+ * copy was invalidated by the notice of that write (home_collective).
+ *
+ * Subscriptions and pushes. A process that fetched a page is subscribed to
+ * it: at each release in which the home wrote the page, the home pushes the
+ * page to its subscribers (PUSH, one-way, batched per reader), so that the
+ * reader's next acquire finds the new copy already there instead of faulting
+ * and asking (fetch.c). A reader that leaves a pushed copy untouched until
+ * the next one arrives unsubscribes (UNSUB).
+ *
+ * Homes move (collective.c): a page written by one process only in an
+ * epoch moves to that process. Requests and diffs name the epoch their
+ * sender was in; one from a later epoch than ours waits until we get there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "onesided.h"
+#include "transport.h"
+
+struct dsm__homeinfo {
+  uint64_t subs[DSM__MAX_PROCS / 64];   /* subscribed readers */
+};
+
+/* A DIFF message waiting for its turn (out of order, or from a later epoch). */
+struct held_diff {
+  struct held_diff *next;
+  uint32_t seq, epoch;
+  uint8_t *data;
+  size_t len;
+};
+
+/* A PAGE request whose answer waits for diffs or for our epoch. */
+struct held_req {
+  struct held_req *next;
+  dsm__reqh_t h;
+  unsigned origin;
+  uint8_t *data;
+  size_t len;
+};
+
+static pthread_cond_t home_cv = PTHREAD_COND_INITIALIZER;   /* a diff was applied */
+
+/* Release side: what this process sends at a release. */
+static dsm__buf_t *diff_out;     /* [home]: DIFF payload being built */
+static uint32_t *diff_count;     /* [home]: pages in it */
+static uint32_t *diff_seq;       /* [home]: DIFF messages sent so far */
+static uint32_t **push_pages;    /* [reader]: pages to push */
+static size_t *push_n, *push_cap;
+static uint32_t *push_seq;       /* [reader]: PUSH messages sent so far */
+
+/* Home side. */
+static uint32_t *diff_applied;   /* [writer]: DIFF messages applied so far */
+static struct held_diff **held_diffs;   /* [writer], sorted by seq */
+static struct held_req *held_reqs;
+
+static void *xcalloc(size_t n, size_t size)
+{
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  return p;
+}
+
+static int sub_has(const dsm__page_t *p, unsigned r)
+{
+  return p->hi && ((p->hi->subs[r / 64] >> (r % 64)) & 1);
+}
+
+static void sub_set(dsm__page_t *p, unsigned r, int on)
+{
+  if (!p->hi) {
+    if (!on) return;
+    p->hi = xcalloc(1, sizeof *p->hi);
+  }
+  if (on) p->hi->subs[r / 64] |= 1ull << (r % 64);
+  else p->hi->subs[r / 64] &= ~(1ull << (r % 64));
+}
+
+static void subs_clear(dsm__page_t *p)
+{
+  free(p->hi);
+  p->hi = NULL;
+}
+
+/* ---- serving copies ---------------------------------------------------------------- */
+
+/* Another process takes a copy of home page pg. */
+static void serve(uint32_t pg, dsm__page_t *p, unsigned reader)
+{
+  if (p->excl) {
+    /* Shared from now on: protect before the copy is taken, so that every
+     * later write of ours faults, is recorded and reaches the reader as a
+     * notice. Writes before this point are in the copy. */
+    p->excl = 0;
+    if (p->prot == DSM__PROT_WRITE)
+      dsm__set_prot(pg, DSM__PROT_READ);
+    dsm__os_home_end(pg);
+  }
+  p->tainted = 1;
+  sub_set(p, reader, 1);
+  DSM__STAT_INC(pages_served);
+}
+
+/* PAGE request: epoch, count, then per page: pg, nneed, (proc, idx)[nneed].
+ * Returns 1 when answered, 0 when it must wait (diffs or epoch). */
+static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, size_t len)
+{
+  dsm__rd_t r = dsm__rd(data, len);
+  uint32_t epoch = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
+  if (r.bad || count == 0 || count > 64)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
+  /* First pass: can every page be answered now? */
+  dsm__rd_t scan = r;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg = dsm__rd_u32(&scan), nneed = dsm__rd_u32(&scan);
+    if (scan.bad || pg >= dsm__npages || nneed > dsm__nprocs)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
+    dsm__page_t *p = dsm__page(pg);
+    if (p->home != dsm__rank) {
+      if (epoch > dsm__epoch)
+        return 0;      /* the page moves here at a collective we have not seen yet */
+      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u asked me for page %u in epoch %u, "
+                 "but its home is rank %u", origin, pg, epoch, p->home);
+    }
+    for (uint32_t n = 0; n < nneed; n++) {
+      uint32_t q = dsm__rd_u32(&scan), idx = dsm__rd_u32(&scan);
+      if (scan.bad || q >= dsm__nprocs)
+        dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
+      if (!p->pv || p->pv[q] < idx)
+        return 0;      /* q's diff is still on its way */
+    }
+  }
+  if (scan.off != scan.len)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
+  size_t one = dsm__nprocs * 4 + DSM__PAGE;
+  uint8_t *out = xcalloc(count, one);
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
+    r.off += (size_t)nneed * 8;
+    dsm__page_t *p = dsm__page(pg);
+    serve(pg, p, origin);
+    if (p->pv)
+      memcpy(out + one * k, p->pv, dsm__nprocs * 4);
+    memcpy(out + one * k + dsm__nprocs * 4, dsm__page_sys(pg), DSM__PAGE);
+    dsm__os_home_served(pg);
+  }
+  /* Reply outside dsm__mu would be nicer, but the reply is only queued. */
+  dsm__tp_reply(*h, out, one * count);
+  free(out);
+  return 1;
+}
+
+static void hold_req(const dsm__reqh_t *h, unsigned origin, const void *data, size_t len)
+{
+  struct held_req *q = xcalloc(1, sizeof *q);
+  q->h = *h;
+  q->origin = origin;
+  q->data = xcalloc(1, len);
+  memcpy(q->data, data, len);
+  q->len = len;
+  q->next = held_reqs;
+  held_reqs = q;
+  DSM__STAT_INC(requests_held);
+}
+
+static void retry_reqs(void)
+{
+  for (struct held_req **pp = &held_reqs; *pp;) {
+    struct held_req *q = *pp;
+    if (try_page(&q->h, q->origin, q->data, q->len)) {
+      *pp = q->next;
+      free(q->data);
+      free(q);
+    } else {
+      pp = &q->next;
+    }
+  }
+}
+
+static void on_page(const dsm__msg_t *m)
+{
+  dsm__reqh_t h = dsm__reqh(m);
+  pthread_mutex_lock(&dsm__mu);
+  if (!try_page(&h, m->origin, m->data, m->len))
+    hold_req(&h, m->origin, m->data, m->len);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+/* ---- applying diffs -------------------------------------------------------------------- */
+
+/* A home page that fell behind (acquire) may be usable again. */
+static void catch_up(uint32_t pg, dsm__page_t *p)
+{
+  if (p->need && dsm__need_met(p, p->pv)) {
+    dsm__need_clear(p);
+    if (p->prot == DSM__PROT_NONE)
+      dsm__set_prot(pg, DSM__PROT_READ);
+  }
+}
+
+/* DIFF: seq, epoch, idx, count, then per page: pg, len, diff. Returns 0 when
+ * it must wait for our epoch (nothing applied then). */
+static int apply_diffs(unsigned writer, const uint8_t *data, size_t len)
+{
+  dsm__rd_t r = dsm__rd(data, len);
+  (void)dsm__rd_u32(&r);
+  uint32_t epoch = dsm__rd_u32(&r), idx = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
+  if (r.bad)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed DIFF from rank %u", writer);
+  dsm__rd_t scan = r;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg = dsm__rd_u32(&scan), n = dsm__rd_u32(&scan);
+    if (scan.bad || pg >= dsm__npages || !dsm__rd_take(&scan, n))
+      dsm__fatal(DSM__EXIT_FATAL, "malformed DIFF from rank %u", writer);
+    if (dsm__page(pg)->home != dsm__rank && epoch > dsm__epoch)
+      return 0;
+  }
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg = dsm__rd_u32(&r), n = dsm__rd_u32(&r);
+    const uint8_t *d = dsm__rd_take(&r, n);
+    dsm__page_t *p = dsm__page(pg);
+    if (p->home != dsm__rank) {
+      /* Sent before a collective moved the page to its writer, who has the
+       * writes already. Anyone else's diff cannot be late: the new home had
+       * to fetch the page, which waited for it. */
+      if (p->home == writer)
+        continue;
+      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent me its diff of page %u, "
+                 "whose home is rank %u", writer, pg, p->home);
+    }
+    dsm__os_home_begin(pg);
+    if (dsm__diff_apply(dsm__page_sys(pg), DSM__PAGE, d, n) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed diff from rank %u for page %u", writer, pg);
+    uint32_t *pv = dsm__page_pv(p);
+    if (idx > pv[writer])
+      pv[writer] = idx;
+    p->tainted = 1;      /* the writer holds a copy */
+    catch_up(pg, p);
+    dsm__os_home_end(pg);
+    DSM__STAT_INC(diffs_applied);
+    DSM__STAT_ADD(diff_bytes_applied, n);
+  }
+  return 1;
+}
+
+/* Apply the writer's held DIFF messages that are next in line. */
+static int drain_diffs(unsigned writer)
+{
+  int any = 0;
+  struct held_diff *d;
+  while ((d = held_diffs[writer]) && d->seq == diff_applied[writer] + 1) {
+    if (!apply_diffs(writer, d->data, d->len))
+      break;
+    held_diffs[writer] = d->next;
+    diff_applied[writer]++;
+    free(d->data);
+    free(d);
+    any = 1;
+  }
+  return any;
+}
+
+static void on_diff(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint32_t seq = dsm__rd_u32(&r);
+  if (r.bad || m->origin >= dsm__nprocs)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed DIFF from rank %u", m->origin);
+  unsigned w = m->origin;
+  pthread_mutex_lock(&dsm__mu);
+  if (seq <= diff_applied[w]) {
+    pthread_mutex_unlock(&dsm__mu);
+    return;
+  }
+  struct held_diff *d = xcalloc(1, sizeof *d);
+  d->seq = seq;
+  d->data = xcalloc(1, m->len);
+  memcpy(d->data, m->data, m->len);
+  d->len = m->len;
+  struct held_diff **pp = &held_diffs[w];
+  while (*pp && (*pp)->seq < seq) pp = &(*pp)->next;
+  if (*pp && (*pp)->seq == seq) {
+    free(d->data);
+    free(d);
+  } else {
+    d->next = *pp;
+    *pp = d;
+  }
+  if (drain_diffs(w)) {
+    retry_reqs();
+    pthread_cond_broadcast(&home_cv);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm__home_wait(uint32_t pg)
+{
+  pthread_mutex_lock(&dsm__mu);
+  dsm__page_t *p = dsm__page(pg);
+  uint64_t t0 = dsm__now_ns();
+  while (p->home == dsm__rank && p->need && !dsm__need_met(p, p->pv))
+    pthread_cond_wait(&home_cv, &dsm__mu);
+  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  if (p->home == dsm__rank) {
+    catch_up(pg, p);
+    if (p->prot == DSM__PROT_NONE)   /* no need, yet protected: only a race with catch_up */
+      dsm__set_prot(pg, p->excl ? DSM__PROT_WRITE : DSM__PROT_READ);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+/* ---- the release -------------------------------------------------------------------------- */
+
+/* DSM_PUSH=0 turns pushes off (for measuring what they bring). */
+static int push_on(void)
+{
+  static int on = -1;
+  if (on < 0)
+    on = (int)dsm__env_long("DSM_PUSH", 1, 0, 1);
+  return on;
+}
+
+void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx)
+{
+  dsm__page_pv(p)[dsm__rank] = idx;
+  p->tainted = 0;
+  if (!p->hi || !push_on())
+    return;
+  for (unsigned r = 0; r < dsm__nprocs; r++) {
+    if (r == dsm__rank || !sub_has(p, r))
+      continue;
+    if (push_n[r] == push_cap[r]) {
+      push_cap[r] = push_cap[r] ? 2 * push_cap[r] : 64;
+      push_pages[r] = realloc(push_pages[r], push_cap[r] * sizeof **push_pages);
+      if (!push_pages[r]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    }
+    push_pages[r][push_n[r]++] = pg;
+  }
+}
+
+void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint8_t *diff, size_t len)
+{
+  dsm__buf_t *b = &diff_out[home];
+  if (!b->len) {
+    dsm__buf_u32(b, 0);            /* seq, set when sent */
+    dsm__buf_u32(b, dsm__epoch);
+    dsm__buf_u32(b, idx);
+    dsm__buf_u32(b, 0);            /* count */
+  }
+  dsm__buf_u32(b, pg);
+  dsm__buf_u32(b, (uint32_t)len);
+  dsm__buf_put(b, diff, len);
+  diff_count[home]++;
+}
+
+void dsm__home_flush_release(void)
+{
+  for (unsigned h = 0; h < dsm__nprocs; h++) {
+    dsm__buf_t *b = &diff_out[h];
+    if (!b->len)
+      continue;
+    uint32_t seq = ++diff_seq[h];
+    memcpy(b->p, &seq, 4);
+    memcpy(b->p + 12, &diff_count[h], 4);
+    dsm__tp_send(h, DSM__MSG_DIFF, b->p, b->len);
+    b->len = 0;
+    diff_count[h] = 0;
+  }
+  size_t one = 4 + dsm__nprocs * 4 + DSM__PAGE;
+  for (unsigned r = 0; r < dsm__nprocs; r++) {
+    if (!push_n[r])
+      continue;
+    /* PUSH: seq, count, then per page: pg, pv[nprocs], bytes. The pages
+     * are write-protected now (the release just did it), so the copies are
+     * the state at this release. */
+    dsm__buf_t b = { 0 };
+    dsm__buf_u32(&b, ++push_seq[r]);
+    dsm__buf_u32(&b, (uint32_t)push_n[r]);
+    uint8_t *at = dsm__buf_grow(&b, one * push_n[r]);
+    for (size_t k = 0; k < push_n[r]; k++, at += one) {
+      uint32_t pg = push_pages[r][k];
+      dsm__page_t *p = dsm__page(pg);
+      memcpy(at, &pg, 4);
+      memcpy(at + 4, dsm__page_pv(p), dsm__nprocs * 4);
+      memcpy(at + 4 + dsm__nprocs * 4, dsm__page_sys(pg), DSM__PAGE);
+      p->tainted = 1;     /* the reader will hold this copy */
+    }
+    DSM__STAT_ADD(pushes_sent, push_n[r]);
+    dsm__tp_send(r, DSM__MSG_PUSH, b.p, b.len);
+    dsm__buf_free(&b);
+    push_n[r] = 0;
+  }
+}
+
+/* UNSUB: count, pages. */
+static void on_unsub(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint32_t count = dsm__rd_u32(&r);
+  const uint32_t *pages = dsm__rd_take(&r, (size_t)count * 4);
+  if (r.bad || m->origin >= dsm__nprocs)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed UNSUB from rank %u", m->origin);
+  pthread_mutex_lock(&dsm__mu);
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg;
+    memcpy(&pg, pages + k, 4);
+    if (pg < dsm__npages && dsm__page(pg)->home == dsm__rank)
+      sub_set(dsm__page(pg), m->origin, 0);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+/* ---- homes moving ------------------------------------------------------------------------ */
+
+void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to)
+{
+  /* The new home wrote the page last and alone: its copy holds everything,
+   * so ours is simply dropped (a later read fetches it from there). */
+  dsm__os_home_begin(pg);        /* no longer readable one-sided here */
+  p->home = (uint16_t)to;
+  p->excl = 0;
+  p->tainted = 0;
+  p->valid = 0;
+  p->pushed = 0;
+  dsm__need_clear(p);
+  subs_clear(p);
+  if (p->prot != DSM__PROT_NONE)
+    dsm__prot_queue(pg, DSM__PROT_NONE);
+}
+
+void dsm__home_take(uint32_t pg, dsm__page_t *p)
+{
+  /* We wrote it last and alone in the epoch, so our copy holds every write.
+   * It is not exclusive yet: a process that read it after our last write
+   * (served by the old home) holds a valid copy we never heard of. So it
+   * starts shared, write-protected; once we write it again, that write's
+   * notice puts every older copy out of date, and the next collective may
+   * make it exclusive (dsm__home_exclusive). */
+  p->home = (uint16_t)dsm__rank;
+  p->valid = 1;
+  p->pushed = 0;
+  p->excl = 0;
+  p->tainted = 1;
+  dsm__need_clear(p);
+  subs_clear(p);
+  if (p->prot == DSM__PROT_WRITE || p->prot == DSM__PROT_NONE)
+    dsm__prot_queue(pg, DSM__PROT_READ);
+  DSM__STAT_INC(migrations);
+}
+
+void dsm__home_retry(void)
+{
+  int any = 0;
+  for (unsigned w = 0; w < dsm__nprocs; w++)
+    any |= drain_diffs(w);
+  retry_reqs();
+  if (any)
+    pthread_cond_broadcast(&home_cv);
+}
+
+void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
+{
+  /* Only we wrote it in the epoch, and nobody took a copy after our last
+   * write: every other copy was made before that write, and the write's
+   * notice has reached (or reaches, before it runs again) everyone. A page
+   * readable one-sided may have readers we never heard of: it stays. */
+  if (p->home != dsm__rank || p->excl || p->tainted || p->dirty || p->need ||
+      dsm__os_home_registered(pg))
+    return;
+  p->excl = 1;
+  subs_clear(p);
+  dsm__os_home_begin(pg);
+  if (p->prot != DSM__PROT_WRITE)
+    dsm__prot_queue(pg, DSM__PROT_WRITE);
+  DSM__STAT_INC(exclusive);
+}
+
+void dsm__home_init(void)
+{
+  unsigned n = dsm__nprocs;
+  diff_out = xcalloc(n, sizeof *diff_out);
+  diff_count = xcalloc(n, sizeof *diff_count);
+  diff_seq = xcalloc(n, sizeof *diff_seq);
+  push_pages = xcalloc(n, sizeof *push_pages);
+  push_n = xcalloc(n, sizeof *push_n);
+  push_cap = xcalloc(n, sizeof *push_cap);
+  push_seq = xcalloc(n, sizeof *push_seq);
+  diff_applied = xcalloc(n, sizeof *diff_applied);
+  held_diffs = xcalloc(n, sizeof *held_diffs);
+  dsm__tp_handle(DSM__MSG_PAGE, on_page);
+  dsm__tp_handle(DSM__MSG_DIFF, on_diff);
+  dsm__tp_handle(DSM__MSG_UNSUB, on_unsub);
+}
