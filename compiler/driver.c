@@ -138,9 +138,8 @@ static int translate(const char *in_path, const char *out_path)
     if (r || nerrors) _exit(1);
     FILE *out = fopen(out_path, "w");
     if (!out) { perror(out_path); _exit(1); }
-    char rt[PATH_MAX + 16];
-    snprintf(rt, sizeof rt, "%s/ompdsm_rt.h", inc_dir);
-    lower_and_emit(out, rt);
+    lower_unit();
+    emit_unit(out);
     if (fclose(out) != 0) { perror(out_path); _exit(1); }
     _exit(nerrors ? 1 : 0);
   }

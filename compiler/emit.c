@@ -1,67 +1,20 @@
 /*
- * emit.c — print the translation unit back as C, lowering OpenMP on the way.
+ * emit.c — the last pass: print the translation unit back as C.
  *
  * The output is the user's token stream, printed back with line markers,
- * with each OpenMP construct replaced by generated C (omp_*.c). Identifier
+ * with each OpenMP construct replaced by the C text lower.c left on its node
+ * and each function preceded by the regions outlined from it. Identifier
  * uses print through a substitution context (Ctx: symbol -> text), so the
- * same body prints correctly inline, outlined or nested. Functions holding
- * parallel regions are printed into a buffer so that the outlined
- * functions, produced while printing, can be placed in front of them.
+ * lowering can print the same body inline, outlined or nested with
+ * emit_tok. The renaming of main, malloc and friends, and the placement of
+ * globals in the shared sections, happen here, token by token.
  */
 #include "ir.h"
 #include "parser.h"
 #include "../include/ompdsm_rt.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-Frame *frames;
-int uid;
-Out *prelude;
-void emit_range(Out *o, int a, int b, Ctx *ctx);
-
-Out *out_mem(void)
-{
-  Out *o = xcalloc(1, sizeof *o);
-  o->f = open_memstream(&o->buf, &o->len);
-  o->file = -1;
-  o->need_mark = 1;
-  return o;
-}
-
-char *out_take(Out *o)
-{
-  fclose(o->f);
-  char *s = o->buf;
-  free(o);
-  return s;
-}
-
-void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void gen(Out *o, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(o->f, fmt, ap);
-  va_end(ap);
-}
-
-Ctx *ctx_add(Ctx *up, Sym *s, const char *repl)
-{
-  Ctx *c = xcalloc(1, sizeof *c);
-  c->sym = s;
-  c->repl = xstrdup(repl);
-  c->up = up;
-  return c;
-}
-
-const char *sym_text(Ctx *ctx, Sym *s)
-{
-  for (Ctx *c = ctx; c; c = c->up)
-    if (c->sym == s) return c->repl;
-  return s->name;
-}
 
 static int is_malloc_family(const char *s)
 {
@@ -78,7 +31,7 @@ static void mark(Out *o, int file, int line)
   o->need_mark = 0;
 }
 
-static void emit_tok(Out *o, int i, Ctx *ctx)
+void emit_tok(Out *o, int i, Ctx *ctx)
 {
   Token *t = &toks[i];
   if (t->pre) { fprintf(o->f, "\n%s", t->pre); o->need_mark = 1; }
@@ -129,49 +82,6 @@ char *decl_text(Sym *s, const char *name)
     fprintf(o->f, " %s", i == s->ident ? name : toks[i].text);
   return out_take(o);
 }
-int frame_find(int kind, int stop_at_parallel)
-{
-  for (Frame *f = frames; f; f = f->up) {
-    if (stop_at_parallel && f->kind == OMP_PARALLEL) return 0;
-    if (f->kind == kind) return 1;
-  }
-  return 0;
-}
-
-void push(int kind, const char *name) { Frame *f = xcalloc(1, sizeof *f); f->kind = kind; f->name = name; f->up = frames; frames = f; }
-void pop(void) { Frame *f = frames; frames = f->up; free(f); }
-static void lower_omp(Out *o, Node *n, Ctx *ctx)
-{
-  Omp *om = n->omp;
-  switch (om->kind) {
-  case OMP_PARALLEL: case OMP_PARALLEL_FOR: case OMP_PARALLEL_SECTIONS:
-    omp_lower_parallel(o, n, om, ctx);
-    return;
-  case OMP_FOR: omp_lower_for(o, n, om, ctx); return;
-  case OMP_SECTIONS: omp_lower_sections(o, n, om, ctx); return;
-  case OMP_SECTION:
-    error_at(om->tok + 1, "'omp section' outside 'omp sections'");
-    return;
-  case OMP_SINGLE: omp_lower_single(o, n, om, ctx); return;
-  case OMP_MASTER: omp_lower_master(o, n, om, ctx); return;
-  default: omp_lower_sync(o, n, om, ctx); return;
-  }
-}
-
-void emit_range(Out *o, int a, int b, Ctx *ctx)
-{
-  for (int i = a; i <= b; i++) {
-    Node *n = toks[i].node;
-    if (n && n->kind == N_OMP) {
-      if (toks[i].pre) { fprintf(o->f, "\n%s", toks[i].pre); o->need_mark = 1; }
-      lower_omp(o, n, ctx);
-      i = n->lt;
-      continue;
-    }
-    emit_tok(o, i, ctx);
-  }
-}
-
 /* The runtime entry points, declared with compiler-builtin types only: the
    user's preprocessed headers are already in the file, and including
    ompdsm_rt.h (with stdint.h) again would redefine their typedefs. */
@@ -241,9 +151,8 @@ static void print_prototype(FILE *out, Node *f)
   fputs(";\n", out);
 }
 
-void lower_and_emit(FILE *out, const char *rt_header)
+void emit_unit(FILE *out)
 {
-  (void)rt_header;
   emit_prelude(out);
   Node *main_fn = NULL;
   Node **func_at = xcalloc((size_t)ntoks + 1, sizeof *func_at);
@@ -256,30 +165,27 @@ void lower_and_emit(FILE *out, const char *rt_header)
   top->f = out;
   top->file = -1;
   top->need_mark = 1;
+  int fn_end = -1;
   for (int i = 0; i < ntoks; i++) {
     Node *f = func_at[i];
-    if (f) {
-      prelude = out_mem();
-      Out *B = out_mem();
-      emit_range(B, f->ft, f->lt, NULL);
-      char *p = out_take(prelude), *b = out_take(B);
-      prelude = NULL;
-      if (*p) print_prototype(out, f);
-      fputs(p, out);
-      fputs(b, out);
-      free(p); free(b);
+    if (f) { fn_end = f->lt; top->need_mark = 1; }
+    if (f && f->outlined && *f->outlined) {
+      print_prototype(out, f);
+      fputs(f->outlined, out);
       top->need_mark = 1;
-      i = f->lt;
-      continue;
     }
     Node *n = toks[i].node;
-    if (n && n->kind == N_OMP) {       /* file-scope threadprivate */
-      if (toks[i].pre) { fprintf(out, "\n%s", toks[i].pre); }
+    if (n && n->kind == N_OMP) {
+      /* a construct inside a function, as lower.c left it; file-scope
+         threadprivate directives leave nothing */
+      if (toks[i].pre) fprintf(out, "\n%s", toks[i].pre);
+      if (n->lowered) fputs(n->lowered, out);
       top->need_mark = 1;
       i = n->lt;
       continue;
     }
     emit_tok(top, i, NULL);
+    if (i == fn_end) top->need_mark = 1;   /* what follows a function gets its own marker */
   }
   free(top);
   free(func_at);

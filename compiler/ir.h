@@ -83,6 +83,8 @@ struct Node {
   Sym *fsym;             /* N_FUNC: the function; params in fparams */
   int nparams;
   int spec_void;         /* N_FUNC: return type is void */
+  char *lowered;         /* N_OMP (outermost): its C text, from lower.c */
+  char *outlined;        /* N_FUNC: the regions outlined from it, from lower.c */
 };
 
 Node *node_new(int kind, int ft, int lt);
@@ -134,28 +136,34 @@ extern Node *unit_first;          /* top-level external declarations */
 extern Node *unit_last;
 int  parse_file(FILE *in);        /* returns 0 on success */
 
-/* ---- emit.c: output buffers, substitution contexts, the construct stack ---- */
+/* ---- lower_context.c: output buffers, substitution contexts, the construct stack ---- */
 typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark; } Out;
 typedef struct Ctx { Sym *sym; char *repl; struct Ctx *up; } Ctx;
 typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up; } Frame;
 extern Frame *frames;             /* lexically enclosing constructs being lowered */
 extern int uid;                   /* numbers generated names */
 extern Out *prelude;              /* outlined functions of the current function */
-void lower_and_emit(FILE *out, const char *rt_header);
 Out *out_mem(void);
 char *out_take(Out *o);
 void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 Ctx *ctx_add(Ctx *up, Sym *s, const char *repl);
 const char *sym_text(Ctx *ctx, Sym *s);
-char *span_text(int a, int b, Ctx *ctx);
-void emit_range(Out *o, int a, int b, Ctx *ctx);
 int  frame_find(int kind, int stop_at_parallel);
 void push(int kind, const char *name);
 void pop(void);
 
+/* ---- lower.c: the walk over constructs ---- */
+void lower_unit(void);            /* fills Node.lowered and Node.outlined */
+void lower_range(Out *o, int a, int b, Ctx *ctx);
+
+/* ---- emit.c: the user's tokens back as C ---- */
+void emit_tok(Out *o, int i, Ctx *ctx);
+char *span_text(int a, int b, Ctx *ctx);
+char *decl_text(Sym *s, const char *name);
+void emit_unit(FILE *out);
+
 /* ---- omp_datasharing.c ---- */
 typedef struct Priv { VarClause *v; char ptr[48]; } Priv;
-char *decl_text(Sym *s, const char *name);
 int  is_vla(Sym *s);              /* 1: first bound variable; -1: inner bound variable */
 char *vla_decay_text(Sym *s, const char *name);
 const char *red_identity(int op, const char *orig_ptr, const char *name);

@@ -162,7 +162,7 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   } else {
     gen(R, " {");
     R->need_mark = 1;
-    emit_range(R, body->ft, body->lt, c2);
+    lower_range(R, body->ft, body->lt, c2);
     gen(R, " }");
   }
   frames->up = saved;

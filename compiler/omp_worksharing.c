@@ -158,7 +158,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   snprintf(frames->it, sizeof frames->it, "__ompdsm_it%d", id);
   o->need_mark = 1;
   Node *body = L[depth - 1].body;
-  emit_range(o, body->ft, body->lt, c);
+  lower_range(o, body->ft, body->lt, c);
   pop();
   gen(o, " }");
   /* a lastprivate loop variable gets the value after the final increment */
@@ -194,7 +194,7 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
     else if (k->kind == N_OMP && i > 0) error_at(k->ft, "statement in 'omp sections' is not a 'section'");
     gen(o, " case %d: {", i);
     o->need_mark = 1;
-    if (s) emit_range(o, s->ft, s->lt, c);
+    if (s) lower_range(o, s->ft, s->lt, c);
     gen(o, " } break;");
   }
   pop();
@@ -216,7 +216,7 @@ void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx)
     int np = privs_open(o, om, &c, pv, 64);
     push(OMP_SINGLE, NULL);
     o->need_mark = 1;
-    emit_range(o, n->body->ft, n->body->lt, c);
+    lower_range(o, n->body->ft, n->body->lt, c);
     pop();
     gen(o, " }");
     int ncp = 0;
@@ -238,7 +238,7 @@ void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " if (__ompdsm_thread_num() == 0) {");
     push(OMP_MASTER, NULL);
     o->need_mark = 1;
-    emit_range(o, n->body->ft, n->body->lt, ctx);
+    lower_range(o, n->body->ft, n->body->lt, ctx);
     pop();
     gen(o, " }");
     o->need_mark = 1;
