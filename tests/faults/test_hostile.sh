@@ -7,7 +7,8 @@
 # must show bad_datagrams > 0 on every rank that was hit.
 # The ports are found from the ranks' pids: /proc/PID/fd names the socket
 # inodes, /proc/PID/net/udp maps an inode to its local port.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/job_probe.sh"
 JOB=${2:?usage: $0 DSMRUN FAULTS_JOB FAULTS_SPRAY}
 SPRAY=${3:?usage: $0 DSMRUN FAULTS_JOB FAULTS_SPRAY}
 N=4

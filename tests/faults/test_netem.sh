@@ -10,12 +10,13 @@
 # The wall times and slowdown factors against the same job on clean links
 # are printed as a table (also written to $FAULTS_TABLE when set); only
 # correctness is asserted.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 SOR=${2:?usage: $0 DSMRUN SOR LOCK_COUNTER [APP_DSM...]}
 LOCKC=${3:?}
 shift 3
 APPS=("$@")
-need_root_netns_tc
+need_root_netns
+command -v tc >/dev/null || skip "tc is not available"
 
 ID=$$
 BR="dfb$ID"
@@ -41,7 +42,7 @@ setup() {
   done
 }
 if ! setup; then
-  echo "skip: cannot create namespaces, veth pairs or a bridge here"; exit 77
+  skip "cannot create namespaces, veth pairs or a bridge here"
 fi
 # tc netem may be missing (a kernel without sch_netem). Then loss and
 # duplication come from nftables rules on the ingress of the bridge-side
@@ -53,7 +54,7 @@ if ! tc qdisc add dev "${VETH[0]}" root netem loss 1% 2>/dev/null; then
   SHAPER=nft
   if ! command -v nft >/dev/null ||
      ! nft add table netdev "dft$ID" 2>/dev/null; then
-    echo "skip: neither tc netem nor nftables (netdev family) is available"; exit 77
+    skip "neither tc netem nor nftables (netdev family) is available"
   fi
   CLEANUP+=("nft delete table netdev dft$ID 2>/dev/null")
 fi

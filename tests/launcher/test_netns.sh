@@ -9,14 +9,11 @@
 # Needs root and ip netns; exits 77 (skipped) otherwise. All names carry
 # this shell's pid so that parallel runs do not collide; the addresses
 # (10.77.0.0/24) exist only inside this test's namespaces.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 PROG=${2:?usage: $0 DSMRUN LIFELINE_PROG [HELLO_PROG]}
 HELLO=${3:-}
 
-if [ "$(id -u)" -ne 0 ]; then echo "skip: needs root"; exit 77; fi
-if ! command -v ip >/dev/null || ! ip netns list >/dev/null 2>&1; then
-  echo "skip: ip netns is not available"; exit 77
-fi
+need_root_netns
 
 ID=$$
 BR="dsb$ID"                 # interface names: at most 15 characters
@@ -41,7 +38,7 @@ setup() {
   done
 }
 if ! setup; then
-  echo "skip: cannot create namespaces, veth pairs or a bridge here"; exit 77
+  skip "cannot create namespaces, veth pairs or a bridge here"
 fi
 
 cat >"$T/hosts" <<HOSTS
