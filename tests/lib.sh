@@ -114,3 +114,36 @@ need_root_netns() {
   [ "$(id -u)" -eq 0 ] || skip "needs root"
   command -v ip >/dev/null && ip netns list >/dev/null 2>&1 || skip "ip netns is not available"
 }
+
+# netns_hosts PREFIX ADDR...: a bridge and one network namespace per ADDR,
+# to stand in for workstations under --launcher 'ip netns exec {host}'.
+# Namespace i is joined to the bridge by a veth pair whose inner end is
+# eth0 with ADDR/24 (lo is up too). Sets BR (the bridge), NS (namespace
+# names) and VETH (the bridge-side ends, where a test may shape the link).
+# Every name carries PREFIX and this shell's pid, so that parallel runs do
+# not collide; interface names stay within 15 characters for PREFIX of two.
+# Removal is registered in CLEANUP before anything is made. Returns
+# non-zero when something cannot be made.
+netns_hosts() {
+  local prefix=$1 letters=ABCDEFGHIJKLMNOPQRSTUVWXYZ i; shift
+  local addr=("$@")
+  BR="${prefix}b$$"
+  NS=()
+  VETH=()
+  CLEANUP+=("ip link del $BR 2>/dev/null")
+  for i in "${!addr[@]}"; do
+    NS+=("${prefix}${letters:i:1}$$")
+    VETH+=("${prefix}v$$$i")
+    CLEANUP+=("ip netns del ${NS[$i]} 2>/dev/null" "ip link del ${VETH[$i]} 2>/dev/null")
+  done
+  ip link add "$BR" type bridge || return 1
+  ip link set "$BR" up || return 1
+  for i in "${!addr[@]}"; do
+    ip netns add "${NS[$i]}" || return 1
+    ip link add "${VETH[$i]}" type veth peer name eth0 netns "${NS[$i]}" || return 1
+    ip link set "${VETH[$i]}" master "$BR" up || return 1
+    ip -n "${NS[$i]}" addr add "${addr[$i]}/24" dev eth0 || return 1
+    ip -n "${NS[$i]}" link set eth0 up || return 1
+    ip -n "${NS[$i]}" link set lo up || return 1
+  done
+}
