@@ -50,7 +50,8 @@ void emit_tok(Out *o, int i, Ctx *ctx)
   fputs(text, o->f);
   if (t->post) fprintf(o->f, " %s", t->post);
   Sym *y = t->attr_sym;
-  if (y && !y->threadprivate && !y->is_const && !y->is_thread && !(y->is_extern && !y->has_init))
+  /* read-only objects are the same in every process: they stay in .rodata */
+  if (y && !y->threadprivate && !type_is_const_object(y->type) && !y->is_thread && !(y->is_extern && !y->has_init))
     fputs(y->has_init ? " __attribute__((section(\"dsm_shared_data\"), used))"
                       : " __attribute__((section(\"dsm_shared_bss,\\\"aw\\\",@nobits#\"), used))", o->f);
 }
@@ -69,19 +70,6 @@ char *span_text(int a, int b, Ctx *ctx)
   return out_take(o);
 }
 
-/* The declaration of s, with its name replaced: "int (*x)[10]" from "static int x[10]". */
-char *decl_text(Sym *s, const char *name)
-{
-  Out *o = out_mem();
-  for (int i = s->spec_ft; i <= s->spec_lt; i++) {
-    int k = toks[i].kind;
-    if (k == STATIC || k == EXTERN || k == REGISTER || k == AUTO || k == TYPEDEF || k == THREAD_LOCAL || k == INLINE) continue;
-    fprintf(o->f, " %s", toks[i].text);
-  }
-  for (int i = s->decl_ft; i <= s->decl_lt; i++)
-    fprintf(o->f, " %s", i == s->ident ? name : toks[i].text);
-  return out_take(o);
-}
 /* The runtime entry points, declared with compiler-builtin types only: the
    user's preprocessed headers are already in the file, and including
    ompdsm_rt.h (with stdint.h) again would redefine their typedefs. */
@@ -184,6 +172,9 @@ void emit_unit(FILE *out)
       i = n->lt;
       continue;
     }
+    /* reaching the } that ends main returns 0 (C99 5.1.2.2.3); renamed, it
+       would return whatever the last call left behind */
+    if (main_fn && i == main_fn->lt && !main_fn->spec_void) fputs(" return 0;", out);
     emit_tok(top, i, NULL);
     if (i == fn_end) top->need_mark = 1;   /* what follows a function gets its own marker */
   }

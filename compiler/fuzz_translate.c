@@ -17,6 +17,7 @@
  * files added since are compiled in here, so that list still links. */
 #include "lower_context.c"
 #include "lower.c"
+#include "type.c"
 
 int main(int argc, char **argv)
 {

@@ -48,17 +48,11 @@ static Span expr_span(int stop_at_comma)
   return s;
 }
 
-static int is_struct_type(Sym *y, int depth)
+/* What a reduction can combine: arithmetic types (and what the type layer
+   leaves spelled, such as __int128), not pointers, arrays or aggregates. */
+static int reducible(Type *t)
 {
-  if (!y || depth > 8) return 0;
-  for (int i = y->spec_ft; i <= y->spec_lt && i >= 0; i++) {
-    if (toks[i].kind == STRUCT || toks[i].kind == UNION) return 1;
-    if (toks[i].kind == TYPE_NAME && toks[i].sym && toks[i].sym->kind == SYM_TYPEDEF) {
-      Sym *td = toks[i].sym;
-      if (td->is_ptr_or_array || is_struct_type(td, depth + 1)) return 1;
-    }
-  }
-  return 0;
+  return t && (t->kind <= TY_LDOUBLE || t->kind == TY_ENUM || t->kind == TY_OTHER) && t->kind != TY_VOID;
 }
 
 static void add_var(Omp *o, int kind, int op, int t)
@@ -79,7 +73,7 @@ static void add_var(Omp *o, int kind, int op, int t)
     error_at(t, "'%s' appears more than once in data-sharing clauses", y->name);
     return;
   }
-  if (kind == DS_REDUCTION && (y->is_ptr_or_array || is_struct_type(y, 0))) {
+  if (kind == DS_REDUCTION && !reducible(y->type)) {
     error_at(t, "reduction on '%s' of unsupported type (only arithmetic scalars)", y->name);
     return;
   }

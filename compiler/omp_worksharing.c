@@ -133,14 +133,16 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
     int listed = 0;
     for (int i = 0; i < np; i++) if (pv[i].v->sym == v) listed = 1;
     if (listed) continue;
-    if (L[d].decl) { char *t = decl_text(v, v->name); gen(o, " %s;", t); free(t); }
+    if (L[d].decl) { char *t = type_decl(v->type, v->name, NULL); gen(o, " %s;", t); free(t); }
     else gen(o, " __typeof__(%s) %s;", sym_text(ctx, v), v->name);
     c = ctx_add(c, v, v->name);
   }
   gen(o, " int __ompdsm_last%d = 0; (void)__ompdsm_last%d; __INT64_TYPE__ __ompdsm_lo%d, __ompdsm_hi%d;", id, id, id, id);
   char *chunk = om->chunk.ft <= om->chunk.lt ? span_text(om->chunk.ft, om->chunk.lt, ctx) : xstrdup("0");
   int sched = om->sched < 0 ? OMPDSM_SCHED_STATIC : om->sched;
-  if (sched == OMPDSM_SCHED_STATIC)
+  /* an ordered loop registers with the runtime, which keys the ordered
+     sequence by the construct; a static one still computes its chunks locally */
+  if (sched == OMPDSM_SCHED_STATIC && !om->ordered)
     gen(o, " for (__INT64_TYPE__ __ompdsm_k%d = 0; __ompdsm_static_chunk(__ompdsm_cnt%d, (__INT64_TYPE__)(%s), __ompdsm_k%d, &__ompdsm_lo%d, &__ompdsm_hi%d); __ompdsm_k%d++)",
         id, id, chunk, id, id, id, id);
   else
