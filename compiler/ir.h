@@ -172,7 +172,9 @@ enum { OMP_PARALLEL, OMP_FOR, OMP_PARALLEL_FOR, OMP_SECTIONS, OMP_PARALLEL_SECTI
        OMP_SECTION, OMP_SINGLE, OMP_MASTER, OMP_CRITICAL, OMP_ATOMIC, OMP_BARRIER,
        OMP_FLUSH, OMP_ORDERED, OMP_THREADPRIVATE, OMP_TASKWAIT,
        OMP_SEMA_INIT, OMP_SEMA_WAIT, OMP_SEMA_SIGNAL,
-       OMP_COND_WAIT, OMP_COND_SIGNAL, OMP_COND_BROADCAST };
+       OMP_COND_WAIT, OMP_COND_SIGNAL, OMP_COND_BROADCAST,
+       OMP_SERIAL,    /* simd, target, teams, distribute: the body runs as is */
+       OMP_NOP };     /* declare simd/target, target update/enter/exit data */
 
 enum { DS_SHARED, DS_PRIVATE, DS_FIRSTPRIVATE, DS_LASTPRIVATE, DS_REDUCTION,
        DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST };
@@ -196,6 +198,8 @@ struct Omp {
   int sched;                     /* OMPDSM_SCHED_*, -1 unset */
   int collapse, ordered, nowait;
   char *name;                    /* critical name; sema/cond name */
+  char *spelled;                 /* the directive's words, for notes */
+  int ext;                       /* has simd/target/teams/distribute/loop words */
   Span index, value;             /* sema/cond index and sema_init value */
 };
 
@@ -205,6 +209,8 @@ Omp *omp_parse(int tok);         /* parse the directive at token tok */
 extern int nerrors;
 extern int diag_quiet;      /* count errors without printing them */
 void error_at(int tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+extern int opt_verbose;     /* -v: notes about how constructs are implemented */
+void note_at(int tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 
@@ -252,6 +258,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx);
+void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx);
 
 /* ---- omp_outline.c ---- */
 void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx);

@@ -25,6 +25,8 @@ static void lower_omp(Out *o, Node *n, Ctx *ctx)
     return;
   case OMP_SINGLE: omp_lower_single(o, n, om, ctx); return;
   case OMP_MASTER: omp_lower_master(o, n, om, ctx); return;
+  case OMP_SERIAL: omp_lower_serial(o, n, om, ctx); return;
+  case OMP_NOP: return;
   default: omp_lower_sync(o, n, om, ctx); return;
   }
 }

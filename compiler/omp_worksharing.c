@@ -245,3 +245,53 @@ void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " }");
     o->need_mark = 1;
 }
+
+/* simd, target, teams, distribute and what combines only them: the body
+   runs on the thread that meets it, as one team on the host with a SIMD
+   width of one. Private copies still matter (the thread may share the
+   originals with its team); a reduction combines into the original
+   directly, since no other thread runs this code; the loop variable is
+   private and keeps its final value, as simd's linear rule says. */
+void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+  note_at(om->tok + 1, "'%s' runs serially on the thread that meets it", om->spelled);
+  Omp own = *om;
+  own.vars = NULL;
+  VarClause **tail = &own.vars;
+  for (VarClause *v = om->vars; v; v = v->next) {
+    if (v->kind == DS_REDUCTION || v->kind == DS_SHARED) continue;
+    VarClause *c = xcalloc(1, sizeof *c);
+    *c = *v;
+    c->next = NULL;
+    *tail = c;
+    tail = &c->next;
+  }
+  Loop L;
+  int save = nerrors;
+  diag_quiet = 1;
+  int canonical = n->body && n->body->kind == N_FOR && loop_canonical(n->body, &L);
+  diag_quiet = 0;
+  nerrors = save;
+  if (canonical && !L.decl) {
+    int listed = 0;
+    for (VarClause *v = own.vars; v; v = v->next) listed |= v->sym == L.var;
+    if (!listed) {
+      VarClause *c = xcalloc(1, sizeof *c);
+      c->sym = L.var;
+      c->kind = DS_LASTPRIVATE;
+      c->tok = L.var_tok;
+      *tail = c;
+    }
+  }
+  Priv pv[64];
+  Ctx *c = ctx;
+  gen(o, " {");
+  int np = privs_open(o, &own, &c, pv, 64);
+  push(OMP_SERIAL, NULL);
+  o->need_mark = 1;
+  if (n->body) lower_range(o, n->body->ft, n->body->lt, c);
+  pop();
+  privs_close(o, pv, np, "1");
+  gen(o, " }");
+  o->need_mark = 1;
+}
