@@ -80,6 +80,7 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_main(int (*)(int, char **), int, char **) __attribute__((noreturn));\n"
     "void __ompdsm_parallel(void (*)(void *), void *, __SIZE_TYPE__, unsigned, int);\n"
     "int __ompdsm_thread_num(void);\n"
+    "void __ompdsm_team_check(unsigned, int, const char *, int *);\n"
     "int __ompdsm_num_threads(void);\n"
     "int __ompdsm_static_chunk(__INT64_TYPE__, __INT64_TYPE__, __INT64_TYPE__, __INT64_TYPE__ *, __INT64_TYPE__ *);\n"
     "void __ompdsm_loop_start(int, __INT64_TYPE__, __INT64_TYPE__);\n"

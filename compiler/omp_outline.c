@@ -220,8 +220,12 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   }
   char *nt = om->num_threads.ft <= om->num_threads.lt ? span_text(om->num_threads.ft, om->num_threads.lt, ctx) : xstrdup("0");
   char *ifx = om->if_expr.ft <= om->if_expr.lt ? span_text(om->if_expr.ft, om->if_expr.lt, ctx) : xstrdup("1");
-  gen(o, " __ompdsm_parallel(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, (unsigned)(%s), !!(%s)); }",
-      id, id, id, nt, ifx);
+  Token *d = &toks[om->tok];
+  gen(o, " unsigned __ompdsm_nt%d = (unsigned)(%s); int __ompdsm_if%d = !!(%s);", id, nt, id, ifx);
+  gen(o, " static int __ompdsm_warned%d; __ompdsm_team_check(__ompdsm_nt%d, __ompdsm_if%d, \"%s:%d\", &__ompdsm_warned%d);",
+      id, id, id, files[d->file], d->line, id);
+  gen(o, " __ompdsm_parallel(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, __ompdsm_nt%d, __ompdsm_if%d); }",
+      id, id, id, id, id);
   free(nt); free(ifx);
   o->need_mark = 1;
 }
