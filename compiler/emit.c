@@ -16,10 +16,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_malloc_family(const char *s)
+/* Library calls that translated units make through the runtime: the heap
+   (shared memory must come from the DSM) and the calls whose destination
+   the kernel writes (its pages must be opened first: omp_syscall.c). */
+static int is_wrapped_call(const char *s)
 {
-  return !strcmp(s, "malloc") || !strcmp(s, "calloc") || !strcmp(s, "realloc") ||
-         !strcmp(s, "free") || !strcmp(s, "strdup");
+  static const char *names[] = { "malloc", "calloc", "realloc", "free", "strdup",
+    "read", "pread", "recv", "recvfrom", "fread", "fgets", "fscanf", "scanf", "vfscanf",
+    "open", "fopen", "write", "fwrite", "send", NULL };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(s, names[i])) return 1;
+  return 0;
+}
+
+/* A program may define a function with a library name (its own write());
+   calls to it stay calls to it. */
+static int defined_here(const char *name)
+{
+  for (Node *n = unit_first; n; n = n->next)
+    if (n->kind == N_FUNC && n->fsym && !strcmp(n->fsym->name, name)) return 1;
+  return 0;
 }
 
 static void mark(Out *o, int file, int line)
@@ -43,7 +59,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
   const char *text = t->text;
   if (t->kind == IDENTIFIER && !t->is_member) {
     if (t->is_use && t->sym) text = sym_text(ctx, t->sym);
-    if (t->is_use && (!t->sym || t->sym->depth == 0) && is_malloc_family(t->text))
+    if (t->is_use && (!t->sym || t->sym->depth == 0) && is_wrapped_call(t->text) && !defined_here(t->text))
       fprintf(o->f, "__ompdsm_");
     if (!strcmp(t->text, "main") && (!t->sym || t->sym->depth == 0)) text = "__ompdsm_user_main";
   }
@@ -109,7 +125,21 @@ static void emit_prelude(FILE *out)
     "void *__ompdsm_calloc(__SIZE_TYPE__, __SIZE_TYPE__);\n"
     "void *__ompdsm_realloc(void *, __SIZE_TYPE__);\n"
     "void __ompdsm_free(void *);\n"
-    "char *__ompdsm_strdup(const char *);\n");
+    "char *__ompdsm_strdup(const char *);\n"
+    "long __ompdsm_read(int, void *, __SIZE_TYPE__);\n"
+    "long __ompdsm_pread(int, void *, __SIZE_TYPE__, long);\n"
+    "long __ompdsm_recv(int, void *, __SIZE_TYPE__, int);\n"
+    "long __ompdsm_recvfrom(int, void *, __SIZE_TYPE__, int, void *, void *);\n"
+    "__SIZE_TYPE__ __ompdsm_fread(void *, __SIZE_TYPE__, __SIZE_TYPE__, void *);\n"
+    "char *__ompdsm_fgets(char *, int, void *);\n"
+    "int __ompdsm_fscanf(void *, const char *, ...);\n"
+    "int __ompdsm_scanf(const char *, ...);\n"
+    "int __ompdsm_vfscanf(void *, const char *, __builtin_va_list);\n"
+    "int __ompdsm_open(const char *, int, ...);\n"
+    "void *__ompdsm_fopen(const char *, const char *);\n"
+    "long __ompdsm_write(int, const void *, __SIZE_TYPE__);\n"
+    "__SIZE_TYPE__ __ompdsm_fwrite(const void *, __SIZE_TYPE__, __SIZE_TYPE__, void *);\n"
+    "long __ompdsm_send(int, const void *, __SIZE_TYPE__, int);\n");
   fprintf(out, "#define __OMPDSM_TC(x) _Generic((x), char: %d, signed char: %d, unsigned char: %d, "
     "short: %d, unsigned short: %d, int: %d, unsigned int: %d, long: %d, unsigned long: %d, "
     "long long: %d, unsigned long long: %d, float: %d, double: %d, long double: %d, _Bool: %d)\n",
