@@ -30,13 +30,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +48,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dsm_config.h"
 #include "dsmrun.h"
 
 extern char **environ;
@@ -68,267 +65,11 @@ extern char **environ;
 #define KILL_GRACE_MS 2000
 #define BLAME_GRACE_MS 1000
 
-/* Longest line kept together; a longer line is forwarded in pieces. */
-#define LINE_MAX_BYTES 65536
-
-/* ---- small helpers --------------------------------------------------------- */
-
-static void verr(const char *fmt, va_list ap)
-{
-  char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  /* One write so that the message does not interleave with ranks' output. */
-  char line[1100];
-  int n = snprintf(line, sizeof line, "dsmrun: error: %s\n", msg);
-  if (n > 0) {
-    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-    (void)w;
-  }
-}
-
-void dsmrun_usage_error(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  verr(fmt, ap);
-  va_end(ap);
-  exit(DSMRUN_EXIT_USAGE);
-}
-
-void dsmrun_die(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  verr(fmt, ap);
-  va_end(ap);
-  exit(1);
-}
-
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
-{
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  char line[1100];
-  int n = snprintf(line, sizeof line, "dsmrun: %s\n", msg);
-  if (n > 0) {
-    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-    (void)w;
-  }
-}
-
-void *dsmrun_xmalloc(size_t n)
-{
-  void *p = malloc(n ? n : 1);
-  if (!p)
-    dsmrun_die("out of memory");
-  return p;
-}
-
-char *dsmrun_xstrdup(const char *s)
-{
-  char *p = strdup(s);
-  if (!p)
-    dsmrun_die("out of memory");
-  return p;
-}
-
-char *dsmrun_xasprintf(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *p = NULL;
-  int n = vasprintf(&p, fmt, ap);
-  va_end(ap);
-  if (n < 0)
-    dsmrun_die("out of memory");
-  return p;
-}
-
 static int64_t now_ms(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static const char *signame(int sig)
-{
-  static char buf[32];
-  const char *abbrev = sigabbrev_np(sig);
-  if (abbrev)
-    snprintf(buf, sizeof buf, "SIG%s", abbrev);
-  else
-    snprintf(buf, sizeof buf, "signal %d", sig);
-  return buf;
-}
-
-/* Write all of buf, waiting (not spinning) if fd is non-blocking. Errors
- * such as EPIPE drop the output: the job must still be run and reaped. */
-static void write_all(int fd, const char *buf, size_t len)
-{
-  while (len > 0) {
-    ssize_t w = write(fd, buf, len);
-    if (w > 0) {
-      buf += w;
-      len -= (size_t)w;
-    } else if (w < 0 && errno == EINTR) {
-      continue;
-    } else if (w < 0 && errno == EAGAIN) {
-      struct pollfd p = { .fd = fd, .events = POLLOUT };
-      poll(&p, 1, -1);
-    } else {
-      return;
-    }
-  }
-}
-
-/* ---- options --------------------------------------------------------------- */
-
-typedef struct opts {
-  unsigned np;
-  const char *host_list;
-  const char *hostfile;
-  const char *launcher;
-  const char *transport;
-  int stats;
-  long timeout;       /* DSM_TIMEOUT, seconds */
-  double max_time;    /* wall-clock limit, seconds; 0 = none */
-  int tag_output;
-  int verbose;
-  char **prog;        /* prog and its arguments, NULL-terminated */
-} opts_t;
-
-static const char usage_text[] =
-  "Usage: dsmrun -n N [options] [--] prog [args...]\n"
-  "Start N processes of prog as one ompdsm job.\n"
-  "\n"
-  "  -n, --np N            number of processes (1..%d)\n"
-  "      --host LIST       hosts as host[:slots],... (default slots 1)\n"
-  "      --hostfile FILE   lines 'host [slots=K] [addr=IP]', '#' comments\n"
-  "      --launcher CMD    start the ranks of every host with CMD, where {host}\n"
-  "                        is replaced by the host name, e.g. 'ip netns exec {host}'.\n"
-  "                        Without it, hosts other than this machine are reached by\n"
-  "                        'ssh -o BatchMode=yes {host}' (DSMRUN_SSH replaces the ssh part)\n"
-  "      --transport T     udp (default) or verbs\n"
-  "      --stats           print each rank's DSM statistics at exit (DSM_STATS=1)\n"
-  "      --timeout S       seconds of silence after which a peer counts as dead\n"
-  "                        (DSM_TIMEOUT, default 30)\n"
-  "      --max-time S      stop the whole job after S seconds of wall-clock time\n"
-  "      --tag-output      prefix every output line with [rank]\n"
-  "  -v, --verbose         print how each rank is started\n"
-  "  -h, --help            print this help and exit\n"
-  "  -V, --version         print the version and exit\n"
-  "\n"
-  "Ranks fill each host's slots in order, then go round-robin over the hosts.\n"
-  "Without --host and --hostfile every rank runs on this machine.\n"
-  "Exit status: 0 when every rank exits 0; the status of the failing rank (or\n"
-  "128+signal) when one fails; 124 when --max-time expires; 2 for bad usage.\n";
-
-static void usage(FILE *f)
-{
-  fprintf(f, usage_text, DSMRUN_MAX_PROCS);
-}
-
-static long parse_long_opt(const char *opt, const char *s, long min, long max)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end)
-    dsmrun_usage_error("%s needs a whole number, got '%s'", opt, s);
-  if (v < min)
-    dsmrun_usage_error("%s must be at least %ld, got %ld", opt, min, v);
-  if (v > max)
-    dsmrun_usage_error("%s must be at most %ld, got %ld", opt, max, v);
-  return v;
-}
-
-static void parse_options(int argc, char **argv, opts_t *o)
-{
-  enum { OPT_HOST = 256, OPT_HOSTFILE, OPT_LAUNCHER, OPT_TRANSPORT, OPT_STATS,
-         OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT };
-  static const struct option longopts[] = {
-    { "np",         required_argument, NULL, 'n' },
-    { "host",       required_argument, NULL, OPT_HOST },
-    { "hostfile",   required_argument, NULL, OPT_HOSTFILE },
-    { "launcher",   required_argument, NULL, OPT_LAUNCHER },
-    { "transport",  required_argument, NULL, OPT_TRANSPORT },
-    { "stats",      no_argument,       NULL, OPT_STATS },
-    { "timeout",    required_argument, NULL, OPT_TIMEOUT },
-    { "max-time",   required_argument, NULL, OPT_MAX_TIME },
-    { "tag-output", no_argument,       NULL, OPT_TAG_OUTPUT },
-    { "verbose",    no_argument,       NULL, 'v' },
-    { "help",       no_argument,       NULL, 'h' },
-    { "version",    no_argument,       NULL, 'V' },
-    { NULL, 0, NULL, 0 },
-  };
-  memset(o, 0, sizeof *o);
-  o->transport = "udp";
-  o->timeout = 30;
-  int have_np = 0;
-  opterr = 0;
-  /* '+': stop at the program name, so that its options stay its own. */
-  int c;
-  while ((c = getopt_long(argc, argv, "+:n:vhV", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'n':
-      o->np = (unsigned)parse_long_opt("-n", optarg, 1, DSMRUN_MAX_PROCS);
-      have_np = 1;
-      break;
-    case OPT_HOST:      o->host_list = optarg; break;
-    case OPT_HOSTFILE:  o->hostfile = optarg; break;
-    case OPT_LAUNCHER:  o->launcher = optarg; break;
-    case OPT_TRANSPORT:
-      if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "verbs") != 0)
-        dsmrun_usage_error("--transport must be udp or verbs, got '%s'", optarg);
-      o->transport = optarg;
-      break;
-    case OPT_STATS:     o->stats = 1; break;
-    case OPT_TIMEOUT:
-      o->timeout = parse_long_opt("--timeout", optarg, 1, 86400);
-      break;
-    case OPT_MAX_TIME: {
-      char *end;
-      errno = 0;
-      double v = strtod(optarg, &end);
-      if (errno || end == optarg || *end || !(v > 0) || v > 1e7)
-        dsmrun_usage_error("--max-time needs a positive number of seconds, got '%s'", optarg);
-      o->max_time = v;
-      break;
-    }
-    case OPT_TAG_OUTPUT: o->tag_output = 1; break;
-    case 'v': o->verbose = 1; break;
-    case 'h':
-      usage(stdout);
-      exit(0);
-    case 'V':
-      printf("dsmrun (ompdsm) %s\n", DSM_VERSION);
-      exit(0);
-    case ':':
-      if (optopt && optopt < 256)
-        dsmrun_usage_error("option -%c needs an argument (see dsmrun --help)", optopt);
-      dsmrun_usage_error("option %s needs an argument (see dsmrun --help)", argv[optind - 1]);
-    case '?':
-    default:
-      if (optopt && optopt < 256)
-        dsmrun_usage_error("unknown option -%c (see dsmrun --help)", optopt);
-      dsmrun_usage_error("unknown option %s (see dsmrun --help)", argv[optind - 1]);
-    }
-  }
-  if (!have_np)
-    dsmrun_usage_error("missing -n N, the number of processes (see dsmrun --help)");
-  if (optind >= argc)
-    dsmrun_usage_error("missing the program to run (see dsmrun --help)");
-  if (o->host_list && o->hostfile)
-    dsmrun_usage_error("give either --host or --hostfile, not both");
-  if (o->launcher && !strstr(o->launcher, "{host}"))
-    dsmrun_usage_error("--launcher needs {host} where the host name goes, got '%s'",
-                       o->launcher);
-  o->prog = argv + optind;
 }
 
 /* Called after the helpers below are defined. */
@@ -482,13 +223,6 @@ static int is_ssh_like(const char *argv0)
 
 typedef enum { SPAWN_LOCAL, SPAWN_EXEC, SPAWN_SSH } spawn_kind_t;
 
-typedef struct linebuf {
-  int fd;               /* read end of the rank's stdout or stderr; -1 at EOF */
-  int dest;             /* 1 or 2 */
-  char *buf;
-  size_t len;
-} linebuf_t;
-
 typedef struct rank {
   unsigned id;
   const char *host;     /* for messages */
@@ -500,11 +234,11 @@ typedef struct rank {
   int signalled;        /* dsmrun sent it a signal before it exited */
   unsigned exit_seq;    /* order of exits, 1-based */
   int life_w;           /* write end of its lifeline; -1 once closed */
-  linebuf_t out, err;
+  dsmrun_linebuf_t out, err;
 } rank_t;
 
 typedef struct job {
-  opts_t o;
+  dsmrun_opts_t o;
   rank_t *r;
   unsigned n;
   unsigned nalive;
@@ -569,10 +303,10 @@ static void on_rank_exit(job_t *j, rank_t *r, int wstatus)
   }
   if (j->o.verbose) {
     if (WIFEXITED(wstatus))
-      note("rank %u (pid %d) exited with status %d", r->id, (int)r->pid, WEXITSTATUS(wstatus));
+      dsmrun_note("rank %u (pid %d) exited with status %d", r->id, (int)r->pid, WEXITSTATUS(wstatus));
     else
-      note("rank %u (pid %d) killed by signal %s", r->id, (int)r->pid,
-           signame(WTERMSIG(wstatus)));
+      dsmrun_note("rank %u (pid %d) killed by signal %s", r->id, (int)r->pid,
+           dsmrun_signame(WTERMSIG(wstatus)));
   }
   if (!failed(wstatus) || j->stopping)
     return;
@@ -598,83 +332,6 @@ static void reap(job_t *j)
         break;
       }
   }
-}
-
-/* ---- output forwarding -------------------------------------------------------- */
-
-static char *scratch;   /* tagged output is assembled here */
-static size_t scratch_cap;
-
-static void emit(job_t *j, rank_t *r, linebuf_t *lb, size_t upto)
-{
-  if (upto == 0)
-    return;
-  if (!j->o.tag_output) {
-    write_all(lb->dest, lb->buf, upto);
-  } else {
-    char tag[24];
-    int tl = snprintf(tag, sizeof tag, "[%u] ", r->id);
-    /* Worst case: every byte is a newline and gets a tag. */
-    size_t need = upto * (size_t)(tl + 2) + 2;
-    if (need > scratch_cap) {
-      free(scratch);
-      scratch_cap = need;
-      scratch = dsmrun_xmalloc(scratch_cap);
-    }
-    size_t o = 0;
-    int at_bol = 1;
-    for (size_t i = 0; i < upto; i++) {
-      if (at_bol) {
-        memcpy(scratch + o, tag, (size_t)tl);
-        o += (size_t)tl;
-      }
-      scratch[o++] = lb->buf[i];
-      at_bol = lb->buf[i] == '\n';
-    }
-    /* A piece of an over-long line, or a last line without newline:
-     * end it, or the next rank's tag would land mid-line. */
-    if (!at_bol)
-      scratch[o++] = '\n';
-    write_all(lb->dest, scratch, o);
-  }
-  memmove(lb->buf, lb->buf + upto, lb->len - upto);
-  lb->len -= upto;
-}
-
-/* Read what is there; forward complete lines. Returns 0 at EOF. With drain,
- * keep reading until the pipe is empty (bounded: something the rank left
- * behind may still be writing). */
-static int pump(job_t *j, rank_t *r, linebuf_t *lb, int drain)
-{
-  for (int reads = 0; reads < 1024; reads++) {
-    if (lb->len == LINE_MAX_BYTES)
-      emit(j, r, lb, lb->len);
-    ssize_t got = read(lb->fd, lb->buf + lb->len, LINE_MAX_BYTES - lb->len);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0) {
-      if (got < 0 && errno == EAGAIN)
-        return 1;
-      emit(j, r, lb, lb->len);        /* the last line, newline or not */
-      close(lb->fd);
-      lb->fd = -1;
-      return 0;
-    }
-    size_t old = lb->len;
-    lb->len += (size_t)got;
-    /* Forward up to the last newline of this chunk. */
-    size_t cut = 0;
-    for (size_t i = lb->len; i > old; i--)
-      if (lb->buf[i - 1] == '\n') {
-        cut = i;
-        break;
-      }
-    if (cut)
-      emit(j, r, lb, cut);
-    if (!drain)
-      return 1;   /* one read per wakeup keeps the ranks fair */
-  }
-  return 1;
 }
 
 /* ---- spawning ------------------------------------------------------------------ */
@@ -809,12 +466,12 @@ static void child(const spawn_t *s)
   execvpe(s->argv[0], s->argv, s->envp);
   int e = errno;
   const char *m1 = "dsmrun: error: cannot execute '";
-  write_all(2, m1, strlen(m1));
-  write_all(2, s->argv[0], strlen(s->argv[0]));
-  write_all(2, "': ", 3);
+  dsmrun_write_all(2, m1, strlen(m1));
+  dsmrun_write_all(2, s->argv[0], strlen(s->argv[0]));
+  dsmrun_write_all(2, "': ", 3);
   const char *es = strerror(e);
-  write_all(2, es, strlen(es));
-  write_all(2, "\n", 1);
+  dsmrun_write_all(2, es, strlen(es));
+  dsmrun_write_all(2, "\n", 1);
   _exit(127);
 }
 
@@ -833,7 +490,7 @@ static void describe(job_t *j, rank_t *r, char **argv)
     shell_quote(&line, &len, &cap, *a);
     append(&line, &len, &cap, " ");
   }
-  note("rank %u on %s (pid %d): %s", r->id, r->host, (int)r->pid, line);
+  dsmrun_note("rank %u on %s (pid %d): %s", r->id, r->host, (int)r->pid, line);
   free(line);
   (void)j;
 }
@@ -884,10 +541,8 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
     open_pipe(errp);
     open_pipe(lifep);
     r->life_w = lifep[1];
-    r->out = (linebuf_t){ .fd = outp[0], .dest = 1, .buf = dsmrun_xmalloc(LINE_MAX_BYTES) };
-    r->err = (linebuf_t){ .fd = errp[0], .dest = 2, .buf = dsmrun_xmalloc(LINE_MAX_BYTES) };
-    fcntl(outp[0], F_SETFL, O_NONBLOCK);
-    fcntl(errp[0], F_SETFL, O_NONBLOCK);
+    dsmrun_linebuf_init(&r->out, outp[0], 1);
+    dsmrun_linebuf_init(&r->err, errp[0], 2);
 
     spawn_t s = { .out_w = outp[1], .err_w = errp[1], .mask = *orig_mask };
     /* stdin: dsmrun's for rank 0; the lifeline for ssh ranks; else nothing. */
@@ -960,7 +615,7 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
     s.envp = envp.v;
     pid_t pid = fork();
     if (pid < 0) {
-      note("error: fork for rank %u failed: %s; stopping the job", i, strerror(errno));
+      dsmrun_note("error: fork for rank %u failed: %s; stopping the job", i, strerror(errno));
       close(outp[1]);
       close(errp[1]);
       close(lifep[0]);
@@ -991,17 +646,23 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
 
 /* ---- main loop -------------------------------------------------------------------- */
 
+/* The tag of r's output lines: its rank with --tag-output, else none. */
+static int tag_of(const job_t *j, const rank_t *r)
+{
+  return j->o.tag_output ? (int)r->id : -1;
+}
+
 static void run(job_t *j)
 {
   size_t cap = 1 + 2 * (size_t)j->n;
   struct pollfd *pfd = dsmrun_xmalloc(cap * sizeof *pfd);
-  linebuf_t **who = dsmrun_xmalloc(cap * sizeof *who);
+  dsmrun_linebuf_t **who = dsmrun_xmalloc(cap * sizeof *who);
   rank_t **whor = dsmrun_xmalloc(cap * sizeof *whor);
   while (j->nalive > 0) {
     size_t np = 0;
     pfd[np++] = (struct pollfd){ .fd = j->sigfd, .events = POLLIN };
     for (unsigned i = 0; i < j->n; i++) {
-      linebuf_t *lbs[2] = { &j->r[i].out, &j->r[i].err };
+      dsmrun_linebuf_t *lbs[2] = { &j->r[i].out, &j->r[i].err };
       for (int k = 0; k < 2; k++)
         if (lbs[k]->fd >= 0) {
           who[np] = lbs[k];
@@ -1024,7 +685,7 @@ static void run(job_t *j)
     if (rc > 0) {
       for (size_t k = 1; k < np; k++)
         if (pfd[k].revents)
-          pump(j, whor[k], who[k], 0);
+          dsmrun_pump(who[k], tag_of(j, whor[k]), 0);
       if (pfd[0].revents & POLLIN) {
         struct signalfd_siginfo si[16];
         ssize_t got = read(j->sigfd, si, sizeof si);
@@ -1038,7 +699,7 @@ static void run(job_t *j)
             continue;
           }
           j->stop_signal = sig;
-          note("got %s; stopping the job", signame(sig));
+          dsmrun_note("got %s; stopping the job", dsmrun_signame(sig));
           /* Forward the same signal, so that a program's handler runs. */
           stop_job(j, sig);
         }
@@ -1050,7 +711,7 @@ static void run(job_t *j)
     now = now_ms();
     if (j->max_at && !j->stopping && now >= j->max_at && j->nalive) {
       j->max_time_hit = 1;
-      note("error: the job exceeded --max-time %g s; stopping it", j->o.max_time);
+      dsmrun_note("error: the job exceeded --max-time %g s; stopping it", j->o.max_time);
       stop_job(j, SIGTERM);
     }
     if (j->stop_at && now >= j->stop_at && !j->stopping)
@@ -1063,10 +724,11 @@ static void run(job_t *j)
   }
   /* Every rank is gone: what is left in the pipes is all they wrote. */
   for (unsigned i = 0; i < j->n; i++) {
-    if (j->r[i].out.fd >= 0)
-      pump(j, &j->r[i], &j->r[i].out, 1);
-    if (j->r[i].err.fd >= 0)
-      pump(j, &j->r[i], &j->r[i].err, 1);
+    rank_t *r = &j->r[i];
+    if (r->out.fd >= 0)
+      dsmrun_pump(&r->out, tag_of(j, r), 1);
+    if (r->err.fd >= 0)
+      dsmrun_pump(&r->err, tag_of(j, r), 1);
   }
   free(pfd);
   free(who);
@@ -1107,7 +769,7 @@ int main(int argc, char **argv)
 
   job_t j;
   memset(&j, 0, sizeof j);
-  parse_options(argc, argv, &j.o);
+  dsmrun_parse_options(argc, argv, &j.o);
   if (j.o.launcher)
     check_launcher(j.o.launcher);
   j.n = j.o.np;
@@ -1150,7 +812,7 @@ int main(int argc, char **argv)
     int loopback = 0;
     ip = dsmrun_host_ipv4(&hl.v[placement[0]], &loopback);
     if (loopback && any_remote && !hl.v[placement[0]].addr)
-      note("warning: rank 0's host '%s' resolves to %s, which other hosts cannot reach; "
+      dsmrun_note("warning: rank 0's host '%s' resolves to %s, which other hosts cannot reach; "
            "give addr=IP in a hostfile", hl.v[placement[0]].name, ip);
   }
   char *master = dsmrun_xasprintf("%s:%u", ip, pick_port(rank0_here));
@@ -1191,12 +853,12 @@ int main(int argc, char **argv)
   rank_t *c = culprit(&j);
   if (c) {
     if (WIFEXITED(c->wstatus)) {
-      note("rank %u (host %s, pid %d) exited with status %d", c->id, c->host, (int)c->pid,
+      dsmrun_note("rank %u (host %s, pid %d) exited with status %d", c->id, c->host, (int)c->pid,
            WEXITSTATUS(c->wstatus));
       status = WEXITSTATUS(c->wstatus);
     } else {
-      note("rank %u (host %s, pid %d) killed by signal %s", c->id, c->host, (int)c->pid,
-           signame(WTERMSIG(c->wstatus)));
+      dsmrun_note("rank %u (host %s, pid %d) killed by signal %s", c->id, c->host, (int)c->pid,
+           dsmrun_signame(WTERMSIG(c->wstatus)));
       status = 128 + WTERMSIG(c->wstatus);
     }
   } else if (j.max_time_hit) {
