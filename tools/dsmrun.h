@@ -3,11 +3,12 @@
  * cross-file names carry a dsmrun_ prefix, and everything else is static in
  * its file. One banner per file, in the order a job goes through them:
  *
- *   dsmrun.c          main: starting and running the job, its exit status
+ *   dsmrun.c          main: the steps of a job, starting the ranks, exit status
  *   dsmrun_msg.c      messages, giving up, allocation that cannot fail
  *   dsmrun_opts.c     the command line: options and usage
  *   dsmrun_hosts.c    where ranks run: --host, hostfiles, placement, addresses
  *   dsmrun_io.c       forwarding the ranks' output, whole lines at a time
+ *   dsmrun_job.c      the running job: signals, reaping, stopping, deadlines
  *   dsmrun_sanitizer.c  ASan defaults (no leak check for a short-lived tool)
  */
 #ifndef DSMRUN_H
@@ -25,6 +26,10 @@
 
 /* Exit status for bad usage (options, hostfile, missing program). */
 #define DSMRUN_EXIT_USAGE 2
+
+/* Status of a rank that stopped because another rank failed
+ * (DSM__EXIT_PEER_LOST in dsm/dsm_internal.h). */
+#define DSMRUN_EXIT_PEER_LOST 75
 
 /* ---- dsmrun_msg.c ---------------------------------------------------------- */
 
@@ -108,5 +113,48 @@ int  dsmrun_pump(dsmrun_linebuf_t *lb, int tag, int drain);
 /* Write all of buf, waiting (not spinning) if fd is non-blocking; errors
  * drop the output. Async-signal-safe. */
 void dsmrun_write_all(int fd, const char *buf, size_t len);
+
+/* ---- dsmrun_job.c ---------------------------------------------------------- */
+
+typedef struct dsmrun_rank {
+  unsigned id;
+  const char *host;     /* for messages */
+  pid_t pid;
+  int own_pgrp;         /* pid is also a process group we may kill */
+  int alive;
+  int wstatus;
+  int signalled;        /* dsmrun sent it a signal before it exited */
+  unsigned exit_seq;    /* order of exits, 1-based */
+  int life_w;           /* write end of its lifeline; -1 once closed */
+  dsmrun_linebuf_t out, err;
+} dsmrun_rank_t;
+
+typedef struct dsmrun_job {
+  dsmrun_opts_t o;
+  dsmrun_rank_t *r;
+  unsigned n;
+  unsigned nalive;
+  unsigned exit_seq;
+  int sigfd;
+  /* teardown */
+  int stopping;         /* SIGTERM (or a forwarded signal) has gone out */
+  int64_t kill_at;      /* when to escalate to SIGKILL; 0 = not scheduled */
+  int64_t stop_at;      /* delayed stop (blame grace); 0 = not scheduled */
+  int64_t max_at;       /* --max-time deadline; 0 = none */
+  int stop_signal;      /* a signal dsmrun got and forwarded; 0 = none */
+  int max_time_hit;
+} dsmrun_job_t;
+
+/* Route the signals dsmrun handles to j->sigfd (the old mask goes to
+ * *orig_mask, for the children), make the table of j->n ranks, and start
+ * the --max-time clock. */
+void dsmrun_job_prepare(dsmrun_job_t *j, sigset_t *orig_mask);
+/* Forward output, reap and stop until every rank is gone. */
+void dsmrun_job_run(dsmrun_job_t *j);
+/* Stop every rank still running: close the lifelines, send sig, and
+ * schedule SIGKILL. */
+void dsmrun_job_stop(dsmrun_job_t *j, int sig);
+/* Is this wait status anything but exit 0? */
+int  dsmrun_failed(int wstatus);
 
 #endif
