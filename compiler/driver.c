@@ -40,12 +40,11 @@ static void push_arg(Vec *a, const char *s)
   a->v[a->n] = NULL;
 }
 
-static int verbose;
 static Vec temps;
 
 static int run(Vec *a)
 {
-  if (verbose) {
+  if (opt_verbose) {
     for (int i = 0; i < a->n; i++) fprintf(stderr, "%s%s", i ? " " : "", a->v[i]);
     fputc('\n', stderr);
   }
@@ -138,9 +137,8 @@ static int translate(const char *in_path, const char *out_path)
     if (r || nerrors) _exit(1);
     FILE *out = fopen(out_path, "w");
     if (!out) { perror(out_path); _exit(1); }
-    char rt[PATH_MAX + 16];
-    snprintf(rt, sizeof rt, "%s/ompdsm_rt.h", inc_dir);
-    lower_and_emit(out, rt);
+    lower_unit();
+    emit_unit(out);
     if (fclose(out) != 0) { perror(out_path); _exit(1); }
     _exit(nerrors ? 1 : 0);
   }
@@ -176,7 +174,7 @@ int main(int argc, char **argv)
     const char *a = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--ompdsm-keep") || !strcmp(a, "-save-temps")) { keep = 1; continue; }
-    if (!strcmp(a, "-v")) { verbose = 1; continue; }
+    if (!strcmp(a, "-v")) { opt_verbose = 1; continue; }
     if (!strcmp(a, "--version")) { printf("ompdsmcc %s\n", OMPDSMCC_VERSION); return 0; }
     if (!strcmp(a, "-fopenmp") || !strcmp(a, "-openmp") || !strcmp(a, "-qopenmp")) continue;
     if (!strcmp(a, "-c")) { do_c = 1; continue; }

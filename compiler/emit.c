@@ -1,72 +1,41 @@
 /*
- * emit.c — print the translation unit back as C, lowering OpenMP on the way.
+ * emit.c — the last pass: print the translation unit back as C.
  *
  * The output is the user's token stream, printed back with line markers,
- * with each OpenMP construct replaced by generated C (omp_*.c). Identifier
+ * with each OpenMP construct replaced by the C text lower.c left on its node
+ * and each function preceded by the regions outlined from it. Identifier
  * uses print through a substitution context (Ctx: symbol -> text), so the
- * same body prints correctly inline, outlined or nested. Functions holding
- * parallel regions are printed into a buffer so that the outlined
- * functions, produced while printing, can be placed in front of them.
+ * lowering can print the same body inline, outlined or nested with
+ * emit_tok. The renaming of main, malloc and friends, and the placement of
+ * globals in the shared sections, happen here, token by token.
  */
 #include "ir.h"
 #include "parser.h"
 #include "../include/ompdsm_rt.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-Frame *frames;
-int uid;
-Out *prelude;
-void emit_range(Out *o, int a, int b, Ctx *ctx);
-
-Out *out_mem(void)
+/* Library calls that translated units make through the runtime: the heap
+   (shared memory must come from the DSM) and the calls whose destination
+   the kernel writes (its pages must be opened first: omp_syscall.c). */
+static int is_wrapped_call(const char *s)
 {
-  Out *o = xcalloc(1, sizeof *o);
-  o->f = open_memstream(&o->buf, &o->len);
-  o->file = -1;
-  o->need_mark = 1;
-  return o;
+  static const char *names[] = { "malloc", "calloc", "realloc", "free", "strdup",
+    "read", "pread", "recv", "recvfrom", "fread", "fgets", "fscanf", "scanf", "vfscanf",
+    "open", "fopen", "write", "fwrite", "send", NULL };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(s, names[i])) return 1;
+  return 0;
 }
 
-char *out_take(Out *o)
+/* A program may define a function with a library name (its own write());
+   calls to it stay calls to it. */
+static int defined_here(const char *name)
 {
-  fclose(o->f);
-  char *s = o->buf;
-  free(o);
-  return s;
-}
-
-void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void gen(Out *o, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(o->f, fmt, ap);
-  va_end(ap);
-}
-
-Ctx *ctx_add(Ctx *up, Sym *s, const char *repl)
-{
-  Ctx *c = xcalloc(1, sizeof *c);
-  c->sym = s;
-  c->repl = xstrdup(repl);
-  c->up = up;
-  return c;
-}
-
-const char *sym_text(Ctx *ctx, Sym *s)
-{
-  for (Ctx *c = ctx; c; c = c->up)
-    if (c->sym == s) return c->repl;
-  return s->name;
-}
-
-static int is_malloc_family(const char *s)
-{
-  return !strcmp(s, "malloc") || !strcmp(s, "calloc") || !strcmp(s, "realloc") ||
-         !strcmp(s, "free") || !strcmp(s, "strdup");
+  for (Node *n = unit_first; n; n = n->next)
+    if (n->kind == N_FUNC && n->fsym && !strcmp(n->fsym->name, name)) return 1;
+  return 0;
 }
 
 static void mark(Out *o, int file, int line)
@@ -78,7 +47,7 @@ static void mark(Out *o, int file, int line)
   o->need_mark = 0;
 }
 
-static void emit_tok(Out *o, int i, Ctx *ctx)
+void emit_tok(Out *o, int i, Ctx *ctx)
 {
   Token *t = &toks[i];
   if (t->pre) { fprintf(o->f, "\n%s", t->pre); o->need_mark = 1; }
@@ -90,14 +59,15 @@ static void emit_tok(Out *o, int i, Ctx *ctx)
   const char *text = t->text;
   if (t->kind == IDENTIFIER && !t->is_member) {
     if (t->is_use && t->sym) text = sym_text(ctx, t->sym);
-    if (t->is_use && (!t->sym || t->sym->depth == 0) && is_malloc_family(t->text))
+    if (t->is_use && (!t->sym || t->sym->depth == 0) && is_wrapped_call(t->text) && !defined_here(t->text))
       fprintf(o->f, "__ompdsm_");
     if (!strcmp(t->text, "main") && (!t->sym || t->sym->depth == 0)) text = "__ompdsm_user_main";
   }
   fputs(text, o->f);
   if (t->post) fprintf(o->f, " %s", t->post);
   Sym *y = t->attr_sym;
-  if (y && !y->threadprivate && !y->is_const && !y->is_thread && !(y->is_extern && !y->has_init))
+  /* read-only objects are the same in every process: they stay in .rodata */
+  if (y && !y->threadprivate && !type_is_const_object(y->type) && !y->is_thread && !(y->is_extern && !y->has_init))
     fputs(y->has_init ? " __attribute__((section(\"dsm_shared_data\"), used))"
                       : " __attribute__((section(\"dsm_shared_bss,\\\"aw\\\",@nobits#\"), used))", o->f);
 }
@@ -116,62 +86,6 @@ char *span_text(int a, int b, Ctx *ctx)
   return out_take(o);
 }
 
-/* The declaration of s, with its name replaced: "int (*x)[10]" from "static int x[10]". */
-char *decl_text(Sym *s, const char *name)
-{
-  Out *o = out_mem();
-  for (int i = s->spec_ft; i <= s->spec_lt; i++) {
-    int k = toks[i].kind;
-    if (k == STATIC || k == EXTERN || k == REGISTER || k == AUTO || k == TYPEDEF || k == THREAD_LOCAL || k == INLINE) continue;
-    fprintf(o->f, " %s", toks[i].text);
-  }
-  for (int i = s->decl_ft; i <= s->decl_lt; i++)
-    fprintf(o->f, " %s", i == s->ident ? name : toks[i].text);
-  return out_take(o);
-}
-int frame_find(int kind, int stop_at_parallel)
-{
-  for (Frame *f = frames; f; f = f->up) {
-    if (stop_at_parallel && f->kind == OMP_PARALLEL) return 0;
-    if (f->kind == kind) return 1;
-  }
-  return 0;
-}
-
-void push(int kind, const char *name) { Frame *f = xcalloc(1, sizeof *f); f->kind = kind; f->name = name; f->up = frames; frames = f; }
-void pop(void) { Frame *f = frames; frames = f->up; free(f); }
-static void lower_omp(Out *o, Node *n, Ctx *ctx)
-{
-  Omp *om = n->omp;
-  switch (om->kind) {
-  case OMP_PARALLEL: case OMP_PARALLEL_FOR: case OMP_PARALLEL_SECTIONS:
-    omp_lower_parallel(o, n, om, ctx);
-    return;
-  case OMP_FOR: omp_lower_for(o, n, om, ctx); return;
-  case OMP_SECTIONS: omp_lower_sections(o, n, om, ctx); return;
-  case OMP_SECTION:
-    error_at(om->tok + 1, "'omp section' outside 'omp sections'");
-    return;
-  case OMP_SINGLE: omp_lower_single(o, n, om, ctx); return;
-  case OMP_MASTER: omp_lower_master(o, n, om, ctx); return;
-  default: omp_lower_sync(o, n, om, ctx); return;
-  }
-}
-
-void emit_range(Out *o, int a, int b, Ctx *ctx)
-{
-  for (int i = a; i <= b; i++) {
-    Node *n = toks[i].node;
-    if (n && n->kind == N_OMP) {
-      if (toks[i].pre) { fprintf(o->f, "\n%s", toks[i].pre); o->need_mark = 1; }
-      lower_omp(o, n, ctx);
-      i = n->lt;
-      continue;
-    }
-    emit_tok(o, i, ctx);
-  }
-}
-
 /* The runtime entry points, declared with compiler-builtin types only: the
    user's preprocessed headers are already in the file, and including
    ompdsm_rt.h (with stdint.h) again would redefine their typedefs. */
@@ -182,6 +96,7 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_main(int (*)(int, char **), int, char **) __attribute__((noreturn));\n"
     "void __ompdsm_parallel(void (*)(void *), void *, __SIZE_TYPE__, unsigned, int);\n"
     "int __ompdsm_thread_num(void);\n"
+    "void __ompdsm_team_check(unsigned, int, const char *, int *);\n"
     "int __ompdsm_num_threads(void);\n"
     "int __ompdsm_static_chunk(__INT64_TYPE__, __INT64_TYPE__, __INT64_TYPE__, __INT64_TYPE__ *, __INT64_TYPE__ *);\n"
     "void __ompdsm_loop_start(int, __INT64_TYPE__, __INT64_TYPE__);\n"
@@ -210,7 +125,21 @@ static void emit_prelude(FILE *out)
     "void *__ompdsm_calloc(__SIZE_TYPE__, __SIZE_TYPE__);\n"
     "void *__ompdsm_realloc(void *, __SIZE_TYPE__);\n"
     "void __ompdsm_free(void *);\n"
-    "char *__ompdsm_strdup(const char *);\n");
+    "char *__ompdsm_strdup(const char *);\n"
+    "long __ompdsm_read(int, void *, __SIZE_TYPE__);\n"
+    "long __ompdsm_pread(int, void *, __SIZE_TYPE__, long);\n"
+    "long __ompdsm_recv(int, void *, __SIZE_TYPE__, int);\n"
+    "long __ompdsm_recvfrom(int, void *, __SIZE_TYPE__, int, void *, void *);\n"
+    "__SIZE_TYPE__ __ompdsm_fread(void *, __SIZE_TYPE__, __SIZE_TYPE__, void *);\n"
+    "char *__ompdsm_fgets(char *, int, void *);\n"
+    "int __ompdsm_fscanf(void *, const char *, ...);\n"
+    "int __ompdsm_scanf(const char *, ...);\n"
+    "int __ompdsm_vfscanf(void *, const char *, __builtin_va_list);\n"
+    "int __ompdsm_open(const char *, int, ...);\n"
+    "void *__ompdsm_fopen(const char *, const char *);\n"
+    "long __ompdsm_write(int, const void *, __SIZE_TYPE__);\n"
+    "__SIZE_TYPE__ __ompdsm_fwrite(const void *, __SIZE_TYPE__, __SIZE_TYPE__, void *);\n"
+    "long __ompdsm_send(int, const void *, __SIZE_TYPE__, int);\n");
   fprintf(out, "#define __OMPDSM_TC(x) _Generic((x), char: %d, signed char: %d, unsigned char: %d, "
     "short: %d, unsigned short: %d, int: %d, unsigned int: %d, long: %d, unsigned long: %d, "
     "long long: %d, unsigned long long: %d, float: %d, double: %d, long double: %d, _Bool: %d)\n",
@@ -241,9 +170,8 @@ static void print_prototype(FILE *out, Node *f)
   fputs(";\n", out);
 }
 
-void lower_and_emit(FILE *out, const char *rt_header)
+void emit_unit(FILE *out)
 {
-  (void)rt_header;
   emit_prelude(out);
   Node *main_fn = NULL;
   Node **func_at = xcalloc((size_t)ntoks + 1, sizeof *func_at);
@@ -256,30 +184,30 @@ void lower_and_emit(FILE *out, const char *rt_header)
   top->f = out;
   top->file = -1;
   top->need_mark = 1;
+  int fn_end = -1;
   for (int i = 0; i < ntoks; i++) {
     Node *f = func_at[i];
-    if (f) {
-      prelude = out_mem();
-      Out *B = out_mem();
-      emit_range(B, f->ft, f->lt, NULL);
-      char *p = out_take(prelude), *b = out_take(B);
-      prelude = NULL;
-      if (*p) print_prototype(out, f);
-      fputs(p, out);
-      fputs(b, out);
-      free(p); free(b);
+    if (f) { fn_end = f->lt; top->need_mark = 1; }
+    if (f && f->outlined && *f->outlined) {
+      print_prototype(out, f);
+      fputs(f->outlined, out);
       top->need_mark = 1;
-      i = f->lt;
-      continue;
     }
     Node *n = toks[i].node;
-    if (n && n->kind == N_OMP) {       /* file-scope threadprivate */
-      if (toks[i].pre) { fprintf(out, "\n%s", toks[i].pre); }
+    if (n && n->kind == N_OMP) {
+      /* a construct inside a function, as lower.c left it; file-scope
+         threadprivate directives leave nothing */
+      if (toks[i].pre) fprintf(out, "\n%s", toks[i].pre);
+      if (n->lowered) fputs(n->lowered, out);
       top->need_mark = 1;
       i = n->lt;
       continue;
     }
+    /* reaching the } that ends main returns 0 (C99 5.1.2.2.3); renamed, it
+       would return whatever the last call left behind */
+    if (main_fn && i == main_fn->lt && !main_fn->spec_void) fputs(" return 0;", out);
     emit_tok(top, i, NULL);
+    if (i == fn_end) top->need_mark = 1;   /* what follows a function gets its own marker */
   }
   free(top);
   free(func_at);

@@ -18,6 +18,7 @@ int *file_sys;
 int nfiles;
 int nerrors;
 int diag_quiet;
+int opt_verbose;
 Node *unit_first, *unit_last;
 
 void *xcalloc(size_t n, size_t size)
@@ -125,4 +126,15 @@ void error_at(int tok, const char *fmt, ...)
   va_end(ap);
   fputc('\n', stderr);
   show_line(file, line, col);
+}
+
+void note_at(int tok, const char *fmt, ...)
+{
+  if (!opt_verbose || diag_quiet || tok < 0 || tok >= ntoks) return;
+  va_list ap;
+  fprintf(stderr, "%s:%d:%d: note: ", files[toks[tok].file], toks[tok].line, toks[tok].col);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
 }

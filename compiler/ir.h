@@ -19,6 +19,8 @@
 typedef struct Sym Sym;
 typedef struct Node Node;
 typedef struct Omp Omp;
+typedef struct Type Type;
+typedef struct Tag Tag;
 
 typedef struct Token {
   int kind;          /* bison token number */
@@ -33,6 +35,7 @@ typedef struct Token {
   int omp_end;       /* for a directive token: last token of its clauses */
   int is_use;        /* identifier in expression position */
   int is_member;     /* identifier after . or -> */
+  Tag *tag;          /* the tag a struct/union/enum name token refers to */
 } Token;
 
 extern Token *toks;
@@ -51,11 +54,11 @@ struct Sym {
   char *name;
   int kind;
   int depth;            /* 0: file scope */
-  int is_static, is_extern, is_thread, is_param, has_init, is_const;
+  int is_static, is_extern, is_thread, is_param, has_init;
   int spec_ft, spec_lt; /* declaration-specifier tokens */
   int decl_ft, decl_lt; /* declarator tokens */
   int ident;            /* token of the declared name */
-  int is_ptr_or_array;  /* declarator has * or [ */
+  Type *type;           /* from type.c; parameters already adjusted */
   int threadprivate;
   Sym *next;            /* in its scope */
 };
@@ -68,6 +71,79 @@ Sym *scope_lookup(const char *name);
 /* The declaration of name visible at token position pos (ignores later ones). */
 Sym *scope_lookup_before(const char *name, int pos);
 int  scope_is_typedef(const char *name);
+/* Tags (struct, union, enum names) have block scope like symbols. */
+Tag *tag_lookup(const char *name, int this_scope_only);
+Tag *tag_declare(const char *name, int kind, int tok);
+
+/* ---- type.c: C types from declaration specifiers and declarators ---- */
+enum { TY_VOID, TY_BOOL, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_LLONG, TY_FLOAT,
+       TY_DOUBLE, TY_LDOUBLE, TY_OTHER, TY_STRUCT, TY_UNION, TY_ENUM,
+       TY_PTR, TY_ARRAY, TY_FUNC };
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_ATOMIC = 8 };
+
+struct Type {
+  int kind;
+  int is_unsigned;
+  int qual;               /* Q_*, of this type itself (a pointer's own const) */
+  Type *base;             /* PTR: pointee; ARRAY: element; FUNC: return type */
+  int bound_ft, bound_lt; /* ARRAY: the bound's tokens (empty: []) */
+  int is_vla;             /* ARRAY: the bound is not a constant expression */
+  int params_ft, params_lt; /* FUNC: "(" ... ")" as written */
+  int spell_ft, spell_lt; /* OTHER: the specifier tokens that spell it */
+  Tag *tag;               /* STRUCT, UNION, ENUM */
+  Sym *tdef;              /* written as this typedef name (printing keeps it) */
+};
+
+struct Tag {
+  char *name;             /* NULL: anonymous */
+  int kind;               /* TY_STRUCT, TY_UNION, TY_ENUM */
+  int depth;              /* 0: file scope */
+  int tok;                /* where it was first named */
+  int def_ft, def_lt;     /* "struct S { ... }" when defined, else -1 */
+  Tag *next;              /* in its scope */
+};
+
+/* Declaration specifiers as the parser collects them. */
+enum { ST_NONE, ST_TYPEDEF, ST_EXTERN, ST_STATIC, ST_AUTO, ST_REGISTER };
+enum { K_VOID = 1, K_BOOL = 2, K_CHAR = 4, K_SHORT = 8, K_INT = 16, K_FLOAT = 32,
+       K_DOUBLE = 64, K_SIGNED = 128, K_UNSIGNED = 256, K_COMPLEX = 512, K_OTHER = 1024 };
+typedef struct Spec { int storage, is_thread, kw, nlong, qual, ft, lt; Type *ty; } Spec;
+
+/* A declarator: the derivations from the name outward ("*a[3]": array,
+   then pointer), applied to the specifiers' type in reverse. */
+enum { DK_IDENT, DK_FUNC, DK_OBJ };
+enum { DO_PTR, DO_ARRAY, DO_FUNC };
+typedef struct Param Param;
+typedef struct DOp { int kind, qual, ft, lt, is_vla; struct DOp *next; } DOp;
+typedef struct Decl {
+  int ident, kind, ft, lt, nparams;
+  int kr, kr_first;       /* K&R "f(a, b)": the first name of the list */
+  Param *params;
+  DOp *ops, *last_op;
+} Decl;
+struct Param { Spec spec; Decl *d; Param *next; };
+
+Type *spec_type(Spec *s, int report_tok);
+Type *decl_type(Type *base, Decl *d);
+Type *param_adjust(Type *t);
+Type *type_of_typedef(Sym *td, int qual);
+int  type_is_const_object(Type *t);   /* const-qualified, or an array of such */
+int  type_is_scalar(Type *t);         /* arithmetic, enum or pointer */
+int  type_is_void(Type *t);
+int  type_has_vla(Type *t);
+/* A declaration of name with type t, as C text. dims, when not NULL, give
+   the text of each variable array bound, outermost first (see vla_dims). */
+char *type_decl(Type *t, const char *name, char **dims);
+/* The expressions, over the object expression x, that compute each
+   variable bound of t at run time (sizeof ratios); returns their count. */
+int  vla_dims(Type *t, const char *x, char **out, int max);
+/* Replays, into o, the block-scope typedefs and tags that t needs, in
+   source order, skipping those already in *done (a list it extends). */
+typedef struct Replayed { int ft; struct Replayed *next; } Replayed;
+void type_replay_deps(FILE *o, Type *t, Replayed **done);
+/* The same for the names used in tokens a..b but declared before a. */
+void type_replay_span_deps(FILE *o, int a, int b, Replayed **done);
+int  type_needs_block_scope(Type *t); /* names a block-scope typedef or tag */
 
 enum { N_OTHER, N_COMPOUND, N_FOR, N_OMP, N_FUNC, N_DECL };
 
@@ -83,6 +159,9 @@ struct Node {
   Sym *fsym;             /* N_FUNC: the function; params in fparams */
   int nparams;
   int spec_void;         /* N_FUNC: return type is void */
+  int kr_first;          /* N_FUNC, K&R: first token of the identifier list, else -1 */
+  char *lowered;         /* N_OMP (outermost): its C text, from lower.c */
+  char *outlined;        /* N_FUNC: the regions outlined from it, from lower.c */
 };
 
 Node *node_new(int kind, int ft, int lt);
@@ -93,7 +172,9 @@ enum { OMP_PARALLEL, OMP_FOR, OMP_PARALLEL_FOR, OMP_SECTIONS, OMP_PARALLEL_SECTI
        OMP_SECTION, OMP_SINGLE, OMP_MASTER, OMP_CRITICAL, OMP_ATOMIC, OMP_BARRIER,
        OMP_FLUSH, OMP_ORDERED, OMP_THREADPRIVATE, OMP_TASKWAIT,
        OMP_SEMA_INIT, OMP_SEMA_WAIT, OMP_SEMA_SIGNAL,
-       OMP_COND_WAIT, OMP_COND_SIGNAL, OMP_COND_BROADCAST };
+       OMP_COND_WAIT, OMP_COND_SIGNAL, OMP_COND_BROADCAST,
+       OMP_SERIAL,    /* simd, target, teams, distribute: the body runs as is */
+       OMP_NOP };     /* declare simd/target, target update/enter/exit data */
 
 enum { DS_SHARED, DS_PRIVATE, DS_FIRSTPRIVATE, DS_LASTPRIVATE, DS_REDUCTION,
        DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST };
@@ -117,6 +198,8 @@ struct Omp {
   int sched;                     /* OMPDSM_SCHED_*, -1 unset */
   int collapse, ordered, nowait;
   char *name;                    /* critical name; sema/cond name */
+  char *spelled;                 /* the directive's words, for notes */
+  int ext;                       /* has simd/target/teams/distribute/loop words */
   Span index, value;             /* sema/cond index and sema_init value */
 };
 
@@ -126,6 +209,8 @@ Omp *omp_parse(int tok);         /* parse the directive at token tok */
 extern int nerrors;
 extern int diag_quiet;      /* count errors without printing them */
 void error_at(int tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+extern int opt_verbose;     /* -v: notes about how constructs are implemented */
+void note_at(int tok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 
@@ -134,30 +219,34 @@ extern Node *unit_first;          /* top-level external declarations */
 extern Node *unit_last;
 int  parse_file(FILE *in);        /* returns 0 on success */
 
-/* ---- emit.c: output buffers, substitution contexts, the construct stack ---- */
+/* ---- lower_context.c: output buffers, substitution contexts, the construct stack ---- */
 typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark; } Out;
 typedef struct Ctx { Sym *sym; char *repl; struct Ctx *up; } Ctx;
 typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up; } Frame;
 extern Frame *frames;             /* lexically enclosing constructs being lowered */
 extern int uid;                   /* numbers generated names */
 extern Out *prelude;              /* outlined functions of the current function */
-void lower_and_emit(FILE *out, const char *rt_header);
 Out *out_mem(void);
 char *out_take(Out *o);
 void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 Ctx *ctx_add(Ctx *up, Sym *s, const char *repl);
 const char *sym_text(Ctx *ctx, Sym *s);
-char *span_text(int a, int b, Ctx *ctx);
-void emit_range(Out *o, int a, int b, Ctx *ctx);
 int  frame_find(int kind, int stop_at_parallel);
 void push(int kind, const char *name);
 void pop(void);
 
+/* ---- lower.c: the walk over constructs ---- */
+void lower_unit(void);            /* fills Node.lowered and Node.outlined */
+void lower_range(Out *o, int a, int b, Ctx *ctx);
+
+/* ---- emit.c: the user's tokens back as C ---- */
+void emit_tok(Out *o, int i, Ctx *ctx);
+char *span_text(int a, int b, Ctx *ctx);
+void emit_unit(FILE *out);
+
 /* ---- omp_datasharing.c ---- */
 typedef struct Priv { VarClause *v; char ptr[48]; } Priv;
-char *decl_text(Sym *s, const char *name);
-int  is_vla(Sym *s);              /* 1: first bound variable; -1: inner bound variable */
-char *vla_decay_text(Sym *s, const char *name);
+char *captured_decl(Sym *s, const char *name, char **dims);
 const char *red_identity(int op, const char *orig_ptr, const char *name);
 int  privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max);
 void privs_close(Out *o, Priv *pv, int n, const char *last_flag);
@@ -169,6 +258,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx);
+void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx);
 
 /* ---- omp_outline.c ---- */
 void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx);

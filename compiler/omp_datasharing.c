@@ -6,7 +6,7 @@
  * new block: a pointer to the original is taken first, then
  * "__typeof__(*p) x;" declares the copy, so no type has to be spelled.
  * Outlined regions cannot see the enclosing function's names, so there the
- * declaration is re-printed from the symbol's own tokens (decl_text).
+ * declaration is printed from the symbol's type (captured_decl).
  * Reductions start from the operator's identity (min/max: from the
  * original, since they are idempotent) and combine with __ompdsm_reduce.
  */
@@ -18,41 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A variable-length array whose only variable bound is the first one
-   (double a[n], double m[n][8]): the outlined function cannot name n, so a
-   shared one is passed as a pointer to its first element ("double (*a)",
-   "double (*m)[8]") and used without a dereference. */
-int is_vla(Sym *s)
+/* The declaration of a copy of (or a pointer to) captured s, under name.
+   A file-scope name is visible where outlined functions go, so its type is
+   taken from it; a local's is printed from its Type (type.c). */
+char *captured_decl(Sym *s, const char *name, char **dims)
 {
-  int depth = 0, group = 0;
-  for (int i = s->ident + 1; i <= s->decl_lt; i++) {
-    if (!strcmp(toks[i].text, "[")) { if (depth++ == 0) group++; continue; }
-    if (!strcmp(toks[i].text, "]")) { depth--; continue; }
-    if (depth > 0 && toks[i].kind == IDENTIFIER && toks[i].sym && toks[i].sym->kind == SYM_VAR)
-      return group == 1 ? 1 : -1;
+  if (s->depth == 0 || s->is_extern) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fprintf(f, "__typeof__(%s) %s", s->name, name);
+    fclose(f);
+    return buf;
   }
-  return 0;
-}
-
-char *vla_decay_text(Sym *s, const char *name)
-{
-  Out *o = out_mem();
-  for (int i = s->spec_ft; i <= s->spec_lt; i++) {
-    int k = toks[i].kind;
-    if (k == STATIC || k == EXTERN || k == REGISTER || k == AUTO || k == TYPEDEF || k == THREAD_LOCAL || k == INLINE) continue;
-    fprintf(o->f, " %s", toks[i].text);
-  }
-  int skipping = 0, done = 0, depth = 0;
-  for (int i = s->decl_ft; i <= s->decl_lt; i++) {
-    if (i == s->ident) { fprintf(o->f, " (*%s)", name); skipping = 1; continue; }
-    if (skipping && !done) {
-      if (!strcmp(toks[i].text, "[")) depth++;
-      else if (!strcmp(toks[i].text, "]") && --depth == 0) { done = 1; }
-      continue;
-    }
-    fprintf(o->f, " %s", toks[i].text);
-  }
-  return out_take(o);
+  return type_decl(s->type, name, dims);
 }
 
 /* ------------------------------------------------------------------ */

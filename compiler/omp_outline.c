@@ -23,7 +23,15 @@
 /* ------------------------------------------------------------------ */
 /* parallel regions */
 
-typedef struct Cap { Sym *sym; int kind, op, tok; struct Cap *next; } Cap;
+#define MAX_DIMS 8
+typedef struct Cap {
+  Sym *sym;
+  int kind, op, tok;
+  int by_ref;              /* the struct holds the original's address */
+  int ndims;               /* variable array bounds passed by value */
+  char *dims[MAX_DIMS];
+  struct Cap *next;
+} Cap;
 
 static Cap *cap_find(Cap *l, Sym *s) { for (; l; l = l->next) if (l->sym == s) return l; return NULL; }
 
@@ -98,25 +106,47 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
 
   int id = ++uid;
   Out *R = out_mem();
+  /* what each capture needs: a variable bound travels as a value computed
+     by the master (vla_dims); a copy whose type is only visible in the
+     enclosing function cannot be a field, so it is copied from the original */
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    c->ndims = is_local(s) ? vla_dims(s->type, "", c->dims, MAX_DIMS) : 0;
+    c->by_ref = c->kind == DS_SHARED || c->kind == DS_REDUCTION ||
+                (c->kind == DS_FIRSTPRIVATE && is_local(s) && (c->ndims || type_needs_block_scope(s->type)));
+    if (!is_local(s) || s->threadprivate) c->by_ref = 0;
+    if (c->ndims && c->kind == DS_REDUCTION) c->ndims = 0;
+  }
   gen(R, "\nstruct __ompdsm_args_%d {", id);
   for (Cap *c = caps; c; c = c->next) {
     Sym *s = c->sym;
-    if ((c->kind == DS_SHARED || c->kind == DS_REDUCTION) && is_local(s) && !s->threadprivate)
-      gen(R, " void *%s;", s->name);
+    if (c->by_ref) gen(R, " void *%s;", s->name);
     else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_COPYIN) {
       char nm[300]; snprintf(nm, sizeof nm, "fp_%s", s->name);
-      char *t = decl_text(s, nm); gen(R, " %s;", t); free(t);
+      char *t = captured_decl(s, nm, NULL); gen(R, " %s;", t); free(t);
     }
+    for (int k = 0; k < c->ndims; k++) gen(R, " __SIZE_TYPE__ __ompdsm_vla_%s_%d;", s->name, k);
   }
   gen(R, " char __ompdsm_pad; };\n");
   gen(R, "static void __ompdsm_region_%d(void *__ompdsm_data) { struct __ompdsm_args_%d *__ompdsm_a = (struct __ompdsm_args_%d *)__ompdsm_data; (void)__ompdsm_a;", id, id, id);
+  /* block-scope typedefs and tags that the captures' types and the body name */
+  Replayed *done = NULL;
+  for (Cap *c = caps; c; c = c->next)
+    if (is_local(c->sym)) type_replay_deps(R->f, c->sym->type, &done);
+  type_replay_span_deps(R->f, body->ft, body->lt, &done);
+  for (Cap *c = caps; c; c = c->next)
+    for (int k = 0; k < c->ndims; k++) {
+      free(c->dims[k]);
+      c->dims[k] = xcalloc(1, 300);
+      snprintf(c->dims[k], 300, "__ompdsm_a->__ompdsm_vla_%s_%d", c->sym->name, k);
+    }
   Ctx *c2 = NULL;
   /* pointers to shared originals first: private copies may shadow the names */
   for (Cap *c = caps; c; c = c->next) {
     Sym *s = c->sym;
     if (c->kind == DS_REDUCTION) {
       char nm[300]; snprintf(nm, sizeof nm, "(*__ompdsm_r_%s)", s->name);
-      char *t = decl_text(s, nm);
+      char *t = captured_decl(s, nm, NULL);
       if (is_local(s)) gen(R, " %s = __ompdsm_a->%s;", t, s->name);
       else gen(R, " %s = &%s;", t, s->name);
       free(t);
@@ -125,22 +155,19 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   for (Cap *c = caps; c; c = c->next) {
     Sym *s = c->sym;
     const char *nm = s->name;
+    char **dims = c->ndims ? c->dims : NULL;
     switch (c->kind) {
     case DS_SHARED:
-      if (is_local(s) && !s->threadprivate && is_vla(s)) {
-        if (is_vla(s) < 0) error_at(c->tok, "variable-length array '%s' with a variable inner bound cannot be shared", nm);
-        char *t = vla_decay_text(s, nm); gen(R, " %s = __ompdsm_a->%s;", t, nm); free(t);
-        c2 = ctx_add(c2, s, nm);
-      } else if (is_local(s) && !s->threadprivate) {
+      if (c->by_ref) {
         char p[300]; snprintf(p, sizeof p, "(*%s)", nm);
-        char *t = decl_text(s, p); gen(R, " %s = __ompdsm_a->%s;", t, nm); free(t);
+        char *t = captured_decl(s, p, dims); gen(R, " %s = __ompdsm_a->%s;", t, nm); free(t);
         c2 = ctx_add(c2, s, p);
       }
       break;
     case DS_PRIVATE: case DS_FIRSTPRIVATE: case DS_REDUCTION: {
-      if (is_local(s) && is_vla(s)) { error_at(c->tok, "variable-length array '%s' cannot be private in a parallel region", nm); break; }
-      char *t = decl_text(s, nm); gen(R, " %s;", t); free(t);
-      if (c->kind == DS_FIRSTPRIVATE) gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
+      char *t = captured_decl(s, nm, dims); gen(R, " %s;", t); free(t);
+      if (c->kind == DS_FIRSTPRIVATE && c->by_ref) gen(R, " __builtin_memcpy(&%s, __ompdsm_a->%s, sizeof %s);", nm, nm, nm);
+      else if (c->kind == DS_FIRSTPRIVATE) gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
       if (c->kind == DS_REDUCTION) {
         char p[300]; snprintf(p, sizeof p, "__ompdsm_r_%s", nm);
         gen(R, " %s = %s;", nm, red_identity(c->op, p, nm));
@@ -162,7 +189,7 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   } else {
     gen(R, " {");
     R->need_mark = 1;
-    emit_range(R, body->ft, body->lt, c2);
+    lower_range(R, body->ft, body->lt, c2);
     gen(R, " }");
   }
   frames->up = saved;
@@ -180,15 +207,25 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   for (Cap *c = caps; c; c = c->next) {
     Sym *s = c->sym;
     const char *x = sym_text(ctx, s);
-    if ((c->kind == DS_SHARED || c->kind == DS_REDUCTION) && is_local(s) && !s->threadprivate)
+    if (c->by_ref)
       gen(o, " __ompdsm_a%d.%s = (void *)&(%s);", id, s->name, x);
     else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_COPYIN)
       gen(o, " __builtin_memcpy(&__ompdsm_a%d.fp_%s, &(%s), sizeof __ompdsm_a%d.fp_%s);", id, s->name, x, id, s->name);
+    if (c->ndims) {
+      char *d[MAX_DIMS];
+      int nd = vla_dims(s->type, x, d, MAX_DIMS);
+      for (int k = 0; k < nd && k < c->ndims; k++) gen(o, " __ompdsm_a%d.__ompdsm_vla_%s_%d = %s;", id, s->name, k, d[k]);
+      for (int k = 0; k < nd; k++) free(d[k]);
+    }
   }
   char *nt = om->num_threads.ft <= om->num_threads.lt ? span_text(om->num_threads.ft, om->num_threads.lt, ctx) : xstrdup("0");
   char *ifx = om->if_expr.ft <= om->if_expr.lt ? span_text(om->if_expr.ft, om->if_expr.lt, ctx) : xstrdup("1");
-  gen(o, " __ompdsm_parallel(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, (unsigned)(%s), !!(%s)); }",
-      id, id, id, nt, ifx);
+  Token *d = &toks[om->tok];
+  gen(o, " unsigned __ompdsm_nt%d = (unsigned)(%s); int __ompdsm_if%d = !!(%s);", id, nt, id, ifx);
+  gen(o, " static int __ompdsm_warned%d; __ompdsm_team_check(__ompdsm_nt%d, __ompdsm_if%d, \"%s:%d\", &__ompdsm_warned%d);",
+      id, id, id, files[d->file], d->line, id);
+  gen(o, " __ompdsm_parallel(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, __ompdsm_nt%d, __ompdsm_if%d); }",
+      id, id, id, id, id);
   free(nt); free(ifx);
   o->need_mark = 1;
 }

@@ -48,17 +48,11 @@ static Span expr_span(int stop_at_comma)
   return s;
 }
 
-static int is_struct_type(Sym *y, int depth)
+/* What a reduction can combine: arithmetic types (and what the type layer
+   leaves spelled, such as __int128), not pointers, arrays or aggregates. */
+static int reducible(Type *t)
 {
-  if (!y || depth > 8) return 0;
-  for (int i = y->spec_ft; i <= y->spec_lt && i >= 0; i++) {
-    if (toks[i].kind == STRUCT || toks[i].kind == UNION) return 1;
-    if (toks[i].kind == TYPE_NAME && toks[i].sym && toks[i].sym->kind == SYM_TYPEDEF) {
-      Sym *td = toks[i].sym;
-      if (td->is_ptr_or_array || is_struct_type(td, depth + 1)) return 1;
-    }
-  }
-  return 0;
+  return t && (t->kind <= TY_LDOUBLE || t->kind == TY_ENUM || t->kind == TY_OTHER) && t->kind != TY_VOID;
 }
 
 static void add_var(Omp *o, int kind, int op, int t)
@@ -79,7 +73,7 @@ static void add_var(Omp *o, int kind, int op, int t)
     error_at(t, "'%s' appears more than once in data-sharing clauses", y->name);
     return;
   }
-  if (kind == DS_REDUCTION && (y->is_ptr_or_array || is_struct_type(y, 0))) {
+  if (kind == DS_REDUCTION && !reducible(y->type)) {
     error_at(t, "reduction on '%s' of unsupported type (only arithmetic scalars)", y->name);
     return;
   }
@@ -134,8 +128,37 @@ static unsigned allowed(int kind)
   case OMP_SECTIONS: return C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_NOWAIT;
   case OMP_PARALLEL_SECTIONS: return par | C_LPRIV;
   case OMP_SINGLE: return C_PRIV | C_FPRIV | C_COPYPRIV | C_NOWAIT;
+  case OMP_SERIAL: return C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_SHARED | C_DEFAULT | C_IF | C_NUMT;
   default: return 0;
   }
+}
+
+/* Skip a balanced "( ... )" if one follows. */
+static void skip_group(void)
+{
+  if (!at("(")) return;
+  int depth = 0;
+  do {
+    if (at("(")) depth++;
+    else if (at(")")) depth--;
+    pos++;
+  } while (pos <= end && depth > 0);
+}
+
+/* Clauses of the constructs that run serially here (simd, target, teams,
+   distribute, loop): they tune vectorization or devices, and a host run
+   of one team on one device can do without them. */
+static int ignored_clause(Omp *o, const char *c)
+{
+  static const char *names[] = { "safelen", "simdlen", "aligned", "linear", "nontemporal",
+    "map", "device", "defaultmap", "is_device_ptr", "use_device_ptr", "use_device_addr",
+    "has_device_addr", "depend", "num_teams", "thread_limit", "dist_schedule", "bind",
+    "order", "allocate", "uses_allocators", "in_reduction", "proc_bind", NULL };
+  if (!o->ext) return 0;
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(c, names[i])) return 1;
+  /* "nowait" on target, "collapse" on distribute */
+  return o->kind == OMP_SERIAL && (!strcmp(c, "nowait") || !strcmp(c, "collapse"));
 }
 
 static void clauses(Omp *o)
@@ -145,6 +168,7 @@ static void clauses(Omp *o)
     if (accept(",")) continue;
     int ct = pos;
     const char *c = peek();
+    if (ignored_clause(o, c)) { pos++; skip_group(); continue; }
     unsigned bit = !strcmp(c, "private") ? C_PRIV : !strcmp(c, "firstprivate") ? C_FPRIV :
       !strcmp(c, "lastprivate") ? C_LPRIV : !strcmp(c, "shared") ? C_SHARED :
       !strcmp(c, "reduction") ? C_RED : !strcmp(c, "copyin") ? C_COPYIN :
@@ -188,6 +212,8 @@ static void clauses(Omp *o)
       break;
     case C_IF:
       if (!expect("(")) return;
+      /* OpenMP 4.5 directive-name modifier: if(parallel: cond) */
+      if (pos + 1 <= end && toks[pos].kind == IDENTIFIER && !strcmp(toks[pos + 1].text, ":")) pos += 2;
       o->if_expr = expr_span(0);
       expect(")");
       break;
@@ -241,6 +267,43 @@ static void sync_name(Omp *o)
   }
 }
 
+/* The words of a (combined) construct: "parallel for", "for simd",
+   "target teams distribute parallel for simd", "loop". Work is shared the
+   way its parallel/for/sections part says; what is left (simd, target,
+   teams, distribute) runs as is on the thread that meets it, which OpenMP
+   allows: one team, the host as the device, a SIMD width of one. */
+static int construct_words(Omp *o)
+{
+  static const char *names[] = { "parallel", "for", "sections", "loop", "simd", "target",
+                                 "teams", "distribute", "data", NULL };
+  enum { PAR = 1, FOR = 2, SECT = 4, LOOP = 8, SIMD = 16, TARGET = 32, TEAMS = 64, DIST = 128, DATA = 256 };
+  int w = 0, first = pos;
+  for (;;) {
+    int k = -1;
+    for (int i = 0; names[i]; i++)
+      if (at(names[i])) k = i;
+    if (k < 0 || (w & (1 << k))) break;
+    w |= 1 << k;
+    pos++;
+  }
+  if (!w || w == DATA) { pos = first; return 0; }
+  if (w & PAR) o->kind = w & (FOR | LOOP) ? OMP_PARALLEL_FOR : w & SECT ? OMP_PARALLEL_SECTIONS : OMP_PARALLEL;
+  else if (w & (FOR | LOOP)) o->kind = OMP_FOR;
+  else if (w & SECT) o->kind = OMP_SECTIONS;
+  else o->kind = OMP_SERIAL;
+  o->ext = (w & (LOOP | SIMD | TARGET | TEAMS | DIST)) != 0;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  for (int i = first; i < pos; i++) fprintf(f, "%s%s", i > first ? " " : "", toks[i].text);
+  fclose(f);
+  o->spelled = buf;
+  if (o->ext && o->kind != OMP_SERIAL)
+    note_at(first, "'%s' runs as '%s'", buf, o->kind == OMP_FOR ? "for" : o->kind == OMP_PARALLEL ? "parallel" :
+            o->kind == OMP_PARALLEL_FOR ? "parallel for" : "parallel sections");
+  return 1;
+}
+
 Omp *omp_parse(int t)
 {
   Omp *o = xcalloc(1, sizeof *o);
@@ -253,14 +316,14 @@ Omp *omp_parse(int t)
   bad = 0;
   const char *d = peek();
   int dt = pos;
-  pos++;
-  if (!strcmp(d, "parallel")) {
-    o->kind = OMP_PARALLEL;
-    if (accept("for")) o->kind = OMP_PARALLEL_FOR;
-    else if (accept("sections")) o->kind = OMP_PARALLEL_SECTIONS;
-    clauses(o);
-  } else if (!strcmp(d, "for")) { o->kind = OMP_FOR; clauses(o); }
-  else if (!strcmp(d, "sections")) { o->kind = OMP_SECTIONS; clauses(o); }
+  if (construct_words(o)) clauses(o);
+  else if ((pos++, !strcmp(d, "declare")) || !strcmp(d, "end")) {
+    /* declare simd / declare target / end declare target: a host build needs none */
+    o->kind = OMP_NOP;
+    o->spelled = xstrdup(!strcmp(d, "end") ? "end declare" : "declare");
+    pos = end + 1;
+    note_at(dt, "'#pragma omp %s' has nothing to do in a host build", o->spelled);
+  }
   else if (!strcmp(d, "section")) o->kind = OMP_SECTION;
   else if (!strcmp(d, "single")) { o->kind = OMP_SINGLE; clauses(o); }
   else if (!strcmp(d, "master")) o->kind = OMP_MASTER;
@@ -271,9 +334,20 @@ Omp *omp_parse(int t)
       else o->name = toks[pos++].text;
       expect(")");
     }
+    accept(",");
+    if (!bad && accept("hint")) skip_group();
   } else if (!strcmp(d, "atomic")) {
+    /* OpenMP 5.x: the kind and the memory order in any order, and a hint;
+       the lock that implements atomic orders more strongly than any asks */
     o->kind = OMP_ATOMIC;
-    if (!(accept("read") || accept("write") || accept("update") || accept("capture")) && pos <= end) {
+    static const char *words[] = { "read", "write", "update", "capture", "seq_cst", "acq_rel",
+                                   "acquire", "release", "relaxed", NULL };
+    while (pos <= end && !bad) {
+      if (accept(",")) continue;
+      int known = 0;
+      for (int i = 0; words[i] && !known; i++) known = accept(words[i]);
+      if (known) continue;
+      if (accept("hint")) { skip_group(); continue; }
       error_at(pos, "unknown atomic clause '%s'", peek());
       bad = 1;
     }
@@ -281,6 +355,8 @@ Omp *omp_parse(int t)
   else if (!strcmp(d, "taskwait") || !strcmp(d, "taskyield")) o->kind = OMP_TASKWAIT;
   else if (!strcmp(d, "flush")) {
     o->kind = OMP_FLUSH;
+    /* a flush here is always a full one: acquire and release included */
+    if (accept("acq_rel") || accept("acquire") || accept("release") || accept("seq_cst")) {}
     if (accept("(")) { while (pos <= end && !at(")")) pos++; expect(")"); }
   } else if (!strcmp(d, "ordered")) o->kind = OMP_ORDERED;
   else if (!strcmp(d, "threadprivate")) {

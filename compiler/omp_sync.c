@@ -25,7 +25,7 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " { __ompdsm_critical_start(%s); {", q);
     push(OMP_CRITICAL, om->name);
     o->need_mark = 1;
-    emit_range(o, n->body->ft, n->body->lt, ctx);
+    lower_range(o, n->body->ft, n->body->lt, ctx);
     pop();
     gen(o, " } __ompdsm_critical_end(%s); }", q);
     o->need_mark = 1;
@@ -35,7 +35,7 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " { __ompdsm_atomic_start(); {");
     push(OMP_ATOMIC, NULL);
     o->need_mark = 1;
-    emit_range(o, n->body->ft, n->body->lt, ctx);
+    lower_range(o, n->body->ft, n->body->lt, ctx);
     pop();
     gen(o, " } __ompdsm_atomic_end(); }");
     o->need_mark = 1;
@@ -47,7 +47,7 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     if (it) gen(o, " { __ompdsm_ordered_start(%s); {", it); else gen(o, " { {");
     push(OMP_ORDERED, NULL);
     o->need_mark = 1;
-    emit_range(o, n->body->ft, n->body->lt, ctx);
+    lower_range(o, n->body->ft, n->body->lt, ctx);
     pop();
     if (it) gen(o, " } __ompdsm_ordered_end(%s); }", it); else gen(o, " } }");
     o->need_mark = 1;

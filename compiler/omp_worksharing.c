@@ -133,14 +133,16 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
     int listed = 0;
     for (int i = 0; i < np; i++) if (pv[i].v->sym == v) listed = 1;
     if (listed) continue;
-    if (L[d].decl) { char *t = decl_text(v, v->name); gen(o, " %s;", t); free(t); }
+    if (L[d].decl) { char *t = type_decl(v->type, v->name, NULL); gen(o, " %s;", t); free(t); }
     else gen(o, " __typeof__(%s) %s;", sym_text(ctx, v), v->name);
     c = ctx_add(c, v, v->name);
   }
   gen(o, " int __ompdsm_last%d = 0; (void)__ompdsm_last%d; __INT64_TYPE__ __ompdsm_lo%d, __ompdsm_hi%d;", id, id, id, id);
   char *chunk = om->chunk.ft <= om->chunk.lt ? span_text(om->chunk.ft, om->chunk.lt, ctx) : xstrdup("0");
   int sched = om->sched < 0 ? OMPDSM_SCHED_STATIC : om->sched;
-  if (sched == OMPDSM_SCHED_STATIC)
+  /* an ordered loop registers with the runtime, which keys the ordered
+     sequence by the construct; a static one still computes its chunks locally */
+  if (sched == OMPDSM_SCHED_STATIC && !om->ordered)
     gen(o, " for (__INT64_TYPE__ __ompdsm_k%d = 0; __ompdsm_static_chunk(__ompdsm_cnt%d, (__INT64_TYPE__)(%s), __ompdsm_k%d, &__ompdsm_lo%d, &__ompdsm_hi%d); __ompdsm_k%d++)",
         id, id, chunk, id, id, id, id);
   else
@@ -158,7 +160,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   snprintf(frames->it, sizeof frames->it, "__ompdsm_it%d", id);
   o->need_mark = 1;
   Node *body = L[depth - 1].body;
-  emit_range(o, body->ft, body->lt, c);
+  lower_range(o, body->ft, body->lt, c);
   pop();
   gen(o, " }");
   /* a lastprivate loop variable gets the value after the final increment */
@@ -194,7 +196,7 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
     else if (k->kind == N_OMP && i > 0) error_at(k->ft, "statement in 'omp sections' is not a 'section'");
     gen(o, " case %d: {", i);
     o->need_mark = 1;
-    if (s) emit_range(o, s->ft, s->lt, c);
+    if (s) lower_range(o, s->ft, s->lt, c);
     gen(o, " } break;");
   }
   pop();
@@ -216,7 +218,7 @@ void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx)
     int np = privs_open(o, om, &c, pv, 64);
     push(OMP_SINGLE, NULL);
     o->need_mark = 1;
-    emit_range(o, n->body->ft, n->body->lt, c);
+    lower_range(o, n->body->ft, n->body->lt, c);
     pop();
     gen(o, " }");
     int ncp = 0;
@@ -238,8 +240,58 @@ void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " if (__ompdsm_thread_num() == 0) {");
     push(OMP_MASTER, NULL);
     o->need_mark = 1;
-    emit_range(o, n->body->ft, n->body->lt, ctx);
+    lower_range(o, n->body->ft, n->body->lt, ctx);
     pop();
     gen(o, " }");
     o->need_mark = 1;
+}
+
+/* simd, target, teams, distribute and what combines only them: the body
+   runs on the thread that meets it, as one team on the host with a SIMD
+   width of one. Private copies still matter (the thread may share the
+   originals with its team); a reduction combines into the original
+   directly, since no other thread runs this code; the loop variable is
+   private and keeps its final value, as simd's linear rule says. */
+void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+  note_at(om->tok + 1, "'%s' runs serially on the thread that meets it", om->spelled);
+  Omp own = *om;
+  own.vars = NULL;
+  VarClause **tail = &own.vars;
+  for (VarClause *v = om->vars; v; v = v->next) {
+    if (v->kind == DS_REDUCTION || v->kind == DS_SHARED) continue;
+    VarClause *c = xcalloc(1, sizeof *c);
+    *c = *v;
+    c->next = NULL;
+    *tail = c;
+    tail = &c->next;
+  }
+  Loop L;
+  int save = nerrors;
+  diag_quiet = 1;
+  int canonical = n->body && n->body->kind == N_FOR && loop_canonical(n->body, &L);
+  diag_quiet = 0;
+  nerrors = save;
+  if (canonical && !L.decl) {
+    int listed = 0;
+    for (VarClause *v = own.vars; v; v = v->next) listed |= v->sym == L.var;
+    if (!listed) {
+      VarClause *c = xcalloc(1, sizeof *c);
+      c->sym = L.var;
+      c->kind = DS_LASTPRIVATE;
+      c->tok = L.var_tok;
+      *tail = c;
+    }
+  }
+  Priv pv[64];
+  Ctx *c = ctx;
+  gen(o, " {");
+  int np = privs_open(o, &own, &c, pv, 64);
+  push(OMP_SERIAL, NULL);
+  o->need_mark = 1;
+  if (n->body) lower_range(o, n->body->ft, n->body->lt, c);
+  pop();
+  privs_close(o, pv, np, "1");
+  gen(o, " }");
+  o->need_mark = 1;
 }

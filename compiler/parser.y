@@ -25,12 +25,6 @@ typedef struct CC_LTYPE { int ft, lt, unused1_, unused2_; } CC_LTYPE;
 #define CC_LTYPE_IS_TRIVIAL 1
 #define YYLLOC_DEFAULT(Cur, Rhs, N) do { if (N) { (Cur).ft = YYRHSLOC(Rhs, 1).ft; (Cur).lt = YYRHSLOC(Rhs, N).lt; } \
   else { (Cur).ft = YYRHSLOC(Rhs, 0).lt + 1; (Cur).lt = YYRHSLOC(Rhs, 0).lt; } } while (0)
-enum { ST_NONE, ST_TYPEDEF, ST_EXTERN, ST_STATIC, ST_AUTO, ST_REGISTER };
-enum { DK_IDENT, DK_FUNC, DK_OBJ };
-typedef struct Spec { int storage, is_const, is_thread, is_void, ft, lt; } Spec;
-typedef struct Param Param;
-typedef struct Decl { int ident, kind, ft, lt, ptr, const_ptr, nparams; Param *params; } Decl;
-struct Param { Spec spec; Decl *d; Param *next; };
 }
 
 %union {
@@ -39,6 +33,8 @@ struct Param { Spec spec; Decl *d; Param *next; };
   Decl *d;
   Spec spec;
   Param *p;
+  DOp *op;
+  Type *ty;
   int flag;
 }
 
@@ -55,22 +51,37 @@ static void cc_error(YYLTYPE *loc, void *scanner, const char *msg)
 }
 
 static Node *cur_func;
+static int kr_decls;   /* between a K&R declarator and its body: the parameters' declarations */
 
 static Spec spec_merge(Spec a, Spec b)
 {
   Spec r = a;
   if (b.storage) r.storage = b.storage;
-  r.is_const |= b.is_const;
   r.is_thread |= b.is_thread;
-  r.is_void |= b.is_void;
+  r.kw |= b.kw;
+  r.nlong += b.nlong;
+  r.qual |= b.qual;
+  if (b.ty) r.ty = b.ty;
   return r;
 }
 
-static Spec spec_of(int storage, int is_const, int is_thread, int is_void)
+static Spec spec_of(int storage, int is_thread)
 {
-  Spec s = { storage, is_const, is_thread, is_void, 0, 0 };
+  Spec s = { 0 };
+  s.storage = storage;
+  s.is_thread = is_thread;
   return s;
 }
+
+static Spec spec_kw(int kw)
+{
+  Spec s = { 0 };
+  if (kw < 0) s.nlong = 1; else s.kw = kw;
+  return s;
+}
+
+static Spec spec_qual(int qual) { Spec s = { 0 }; s.qual = qual; return s; }
+static Spec spec_ty(Type *t) { Spec s = { 0 }; s.ty = t; return s; }
 
 static Decl *decl_new(int ident, int kind)
 {
@@ -78,6 +89,60 @@ static Decl *decl_new(int ident, int kind)
   d->ident = ident;
   d->kind = kind;
   return d;
+}
+
+static DOp *dop_new(int kind, int qual, int ft, int lt)
+{
+  DOp *o = xcalloc(1, sizeof *o);
+  o->kind = kind; o->qual = qual; o->ft = ft; o->lt = lt;
+  return o;
+}
+
+/* Derivations are kept from the name outward; a list of them (a pointer
+   chain) goes after those already bound closer to the name. */
+static void decl_append(Decl *d, DOp *ops)
+{
+  if (!ops) return;
+  if (d->last_op) d->last_op->next = ops; else d->ops = ops;
+  for (d->last_op = ops; d->last_op->next; d->last_op = d->last_op->next) {}
+}
+
+/* "[static const n]" in a parameter: the qualifiers go to the adjusted
+   pointer, the rest is the bound. A bound that names a variable (or calls
+   something) makes a variable-length array. */
+static DOp *array_op(int ft, int lt)
+{
+  int qual = 0;
+  for (;;) {
+    if (ft > lt) break;
+    int k = toks[ft].kind;
+    if (k == CONST) qual |= Q_CONST; else if (k == VOLATILE) qual |= Q_VOLATILE;
+    else if (k == RESTRICT) qual |= Q_RESTRICT; else if (k == ATOMIC) qual |= Q_ATOMIC;
+    else if (k != STATIC) break;
+    ft++;
+  }
+  DOp *o = dop_new(DO_ARRAY, qual, ft, lt);
+  for (int i = ft; i <= lt; i++)
+    if (toks[i].kind == IDENTIFIER && toks[i].is_use && !toks[i].is_member &&
+        (!toks[i].sym || toks[i].sym->kind == SYM_VAR || toks[i].sym->kind == SYM_FUNC))
+      o->is_vla = 1;
+  return o;
+}
+
+static Type *tag_type(int kind_tok, int name, int def_ft, int def_lt)
+{
+  int kind = toks[kind_tok].kind == STRUCT ? TY_STRUCT : toks[kind_tok].kind == UNION ? TY_UNION : TY_ENUM;
+  Tag *g = NULL;
+  if (name >= 0) g = tag_lookup(toks[name].text, def_ft >= 0);
+  if (!g) g = tag_declare(name >= 0 ? toks[name].text : NULL, kind, name >= 0 ? name : kind_tok);
+  if (def_ft >= 0) { g->def_ft = def_ft; g->def_lt = def_lt; }
+  if (name >= 0) toks[name].tag = g;
+  toks[kind_tok].tag = g;
+  Type *t = xcalloc(1, sizeof *t);
+  t->kind = kind;
+  t->tag = g;
+  t->bound_lt = t->params_lt = t->spell_lt = -1;
+  return t;
 }
 
 static Sym *declare(Spec *s, Decl *d, int spec_ft, int spec_lt)
@@ -88,8 +153,8 @@ static Sym *declare(Spec *s, Decl *d, int spec_ft, int spec_lt)
   y->is_static = s->storage == ST_STATIC;
   y->is_extern = s->storage == ST_EXTERN;
   y->is_thread = s->is_thread;
-  y->is_const = (s->is_const && !d->ptr) || d->const_ptr;
-  y->is_ptr_or_array = d->ptr || d->kind == DK_OBJ;
+  y->type = decl_type(spec_type(s, d->ident), d);
+  if (kr_decls && kind != SYM_TYPEDEF) { y->type = param_adjust(y->type); y->is_param = 1; y->kind = SYM_VAR; }
   y->spec_ft = spec_ft;
   y->spec_lt = spec_lt;
   y->decl_ft = d->ft;
@@ -124,10 +189,31 @@ static void begin_function(Spec *s, Decl *d, int sft, int slt, int ft)
   cur_func = node_new(N_FUNC, ft, ft);
   cur_func->fsym = f;
   cur_func->nparams = d ? d->nparams : 0;
-  cur_func->spec_void = s->is_void && d && !d->ptr;
+  Type *ft_type = f ? f->type : NULL;
+  cur_func->spec_void = ft_type && ft_type->kind == TY_FUNC && type_is_void(ft_type->base);
   scope_push();
   for (Param *p = d ? d->params : NULL; p; p = p->next) {
     Sym *y = declare(&p->spec, p->d, p->spec.ft, p->spec.lt);
+    /* a parameter of function type is a pointer object (C11 6.7.6.3p8) */
+    if (y) { y->is_param = 1; y->type = param_adjust(y->type); y->kind = SYM_VAR; }
+  }
+  kr_decls = d && d->kr;
+  cur_func->kr_first = d && d->kr ? d->kr_first : -1;
+}
+
+/* After a K&R definition's declaration list: a name in the identifier list
+   that no declaration gave a type is an int (C90 6.7.1). */
+static void end_kr_decls(void)
+{
+  if (!kr_decls) return;
+  kr_decls = 0;
+  for (int i = cur_func->kr_first, n = 0; n < cur_func->nparams; i += 2, n++) {
+    Sym *y = scope_lookup(toks[i].text);
+    if (y && y->depth == scope_depth() && y->is_param) continue;
+    Spec none = { 0 };
+    Decl *d = decl_new(i, DK_IDENT);
+    d->ft = d->lt = i;
+    y = declare(&none, d, i, i - 1);
     if (y) y->is_param = 1;
   }
 }
@@ -158,7 +244,9 @@ static void add_top(Node *n)
 %type <spec> init_declarator_list
 %type <spec> type_qualifier specifier_qualifier_list type_qualifier_list function_specifier
 %type <d> declarator direct_declarator declarator_decl
-%type <flag> pointer
+%type <op> pointer
+%type <ty> struct_or_union_specifier enum_specifier
+%type <t> struct_or_union
 %type <p> parameter_type_list parameter_list parameter_declaration
 %type <n> statement compound_statement block_item_list block_item labeled_statement
 %type <n> expression_statement selection_statement iteration_statement jump_statement
@@ -305,8 +393,8 @@ declaration_specifier
   | type_specifier
   | type_qualifier
   | function_specifier
-  | ALIGNAS '(' type_name ')'            { $$ = spec_of(0, 0, 0, 0); }
-  | ALIGNAS '(' constant_expression ')'  { $$ = spec_of(0, 0, 0, 0); }
+  | ALIGNAS '(' type_name ')'            { $$ = spec_of(0, 0); }
+  | ALIGNAS '(' constant_expression ')'  { $$ = spec_of(0, 0); }
   ;
 
 /* The declarators of one declaration need its specifiers: bison's $0 reaches
@@ -335,43 +423,44 @@ declarator_decl
   ;
 
 storage_class_specifier
-  : TYPEDEF        { $$ = spec_of(ST_TYPEDEF, 0, 0, 0); }
-  | EXTERN         { $$ = spec_of(ST_EXTERN, 0, 0, 0); }
-  | STATIC         { $$ = spec_of(ST_STATIC, 0, 0, 0); }
-  | THREAD_LOCAL   { $$ = spec_of(0, 0, 1, 0); }
-  | AUTO           { $$ = spec_of(ST_AUTO, 0, 0, 0); }
-  | REGISTER       { $$ = spec_of(ST_REGISTER, 0, 0, 0); }
+  : TYPEDEF        { $$ = spec_of(ST_TYPEDEF, 0); }
+  | EXTERN         { $$ = spec_of(ST_EXTERN, 0); }
+  | STATIC         { $$ = spec_of(ST_STATIC, 0); }
+  | THREAD_LOCAL   { $$ = spec_of(0, 1); }
+  | AUTO           { $$ = spec_of(ST_AUTO, 0); }
+  | REGISTER       { $$ = spec_of(ST_REGISTER, 0); }
   ;
 
 type_specifier
-  : VOID           { $$ = spec_of(0, 0, 0, 1); }
-  | CHAR           { $$ = spec_of(0, 0, 0, 0); }
-  | SHORT          { $$ = spec_of(0, 0, 0, 0); }
-  | INT            { $$ = spec_of(0, 0, 0, 0); }
-  | LONG           { $$ = spec_of(0, 0, 0, 0); }
-  | FLOAT          { $$ = spec_of(0, 0, 0, 0); }
-  | DOUBLE         { $$ = spec_of(0, 0, 0, 0); }
-  | SIGNED         { $$ = spec_of(0, 0, 0, 0); }
-  | UNSIGNED       { $$ = spec_of(0, 0, 0, 0); }
-  | BOOL           { $$ = spec_of(0, 0, 0, 0); }
-  | COMPLEX        { $$ = spec_of(0, 0, 0, 0); }
-  | EXTTYPE        { $$ = spec_of(0, 0, 0, 0); }
-  | struct_or_union_specifier { $$ = spec_of(0, 0, 0, 0); }
-  | enum_specifier { $$ = spec_of(0, 0, 0, 0); }
-  | TYPE_NAME      { $$ = spec_of(0, 0, 0, 0); }
-  | TYPEOF '(' expression ')'  { $$ = spec_of(0, 0, 0, 0); }
-  | TYPEOF '(' type_name ')'   { $$ = spec_of(0, 0, 0, 0); }
+  : VOID           { $$ = spec_kw(K_VOID); }
+  | CHAR           { $$ = spec_kw(K_CHAR); }
+  | SHORT          { $$ = spec_kw(K_SHORT); }
+  | INT            { $$ = spec_kw(K_INT); }
+  | LONG           { $$ = spec_kw(-1); }
+  | FLOAT          { $$ = spec_kw(K_FLOAT); }
+  | DOUBLE         { $$ = spec_kw(K_DOUBLE); }
+  | SIGNED         { $$ = spec_kw(K_SIGNED); }
+  | UNSIGNED       { $$ = spec_kw(K_UNSIGNED); }
+  | BOOL           { $$ = spec_kw(K_BOOL); }
+  | COMPLEX        { $$ = spec_kw(K_COMPLEX); }
+  | EXTTYPE        { $$ = spec_kw(K_OTHER); }
+  | struct_or_union_specifier { $$ = spec_ty($1); }
+  | enum_specifier { $$ = spec_ty($1); }
+  | TYPE_NAME      { Sym *td = scope_lookup(toks[$1].text); toks[$1].sym = td;
+                     $$ = td ? spec_ty(type_of_typedef(td, 0)) : spec_kw(K_INT); }
+  | TYPEOF '(' expression ')'  { $$ = spec_kw(K_OTHER); }
+  | TYPEOF '(' type_name ')'   { $$ = spec_kw(K_OTHER); }
   ;
 
 struct_or_union_specifier
-  : struct_or_union '{' struct_declaration_list_opt '}'
-  | struct_or_union IDENTIFIER '{' struct_declaration_list_opt '}'
-  | struct_or_union TYPE_NAME '{' struct_declaration_list_opt '}'
-  | struct_or_union IDENTIFIER
-  | struct_or_union TYPE_NAME
+  : struct_or_union '{' struct_declaration_list_opt '}'                 { $$ = tag_type($1, -1, @$.ft, @$.lt); }
+  | struct_or_union IDENTIFIER '{' struct_declaration_list_opt '}'      { $$ = tag_type($1, $2, @$.ft, @$.lt); }
+  | struct_or_union TYPE_NAME '{' struct_declaration_list_opt '}'       { $$ = tag_type($1, $2, @$.ft, @$.lt); }
+  | struct_or_union IDENTIFIER                                          { $$ = tag_type($1, $2, -1, -1); }
+  | struct_or_union TYPE_NAME                                           { $$ = tag_type($1, $2, -1, -1); }
   ;
 
-struct_or_union : STRUCT | UNION ;
+struct_or_union : STRUCT { $$ = $1; } | UNION { $$ = $1; } ;
 
 struct_declaration_list_opt : %empty | struct_declaration_list_opt struct_declaration ;
 
@@ -398,14 +487,14 @@ struct_declarator
   ;
 
 enum_specifier
-  : ENUM '{' enumerator_list '}'
-  | ENUM '{' enumerator_list ',' '}'
-  | ENUM IDENTIFIER '{' enumerator_list '}'
-  | ENUM IDENTIFIER '{' enumerator_list ',' '}'
-  | ENUM TYPE_NAME '{' enumerator_list '}'
-  | ENUM TYPE_NAME '{' enumerator_list ',' '}'
-  | ENUM IDENTIFIER
-  | ENUM TYPE_NAME
+  : ENUM '{' enumerator_list '}'                   { $$ = tag_type($1, -1, @$.ft, @$.lt); }
+  | ENUM '{' enumerator_list ',' '}'               { $$ = tag_type($1, -1, @$.ft, @$.lt); }
+  | ENUM IDENTIFIER '{' enumerator_list '}'        { $$ = tag_type($1, $2, @$.ft, @$.lt); }
+  | ENUM IDENTIFIER '{' enumerator_list ',' '}'    { $$ = tag_type($1, $2, @$.ft, @$.lt); }
+  | ENUM TYPE_NAME '{' enumerator_list '}'         { $$ = tag_type($1, $2, @$.ft, @$.lt); }
+  | ENUM TYPE_NAME '{' enumerator_list ',' '}'     { $$ = tag_type($1, $2, @$.ft, @$.lt); }
+  | ENUM IDENTIFIER                                { $$ = tag_type($1, $2, -1, -1); }
+  | ENUM TYPE_NAME                                 { $$ = tag_type($1, $2, -1, -1); }
   ;
 
 enumerator_list : enumerator | enumerator_list ',' enumerator ;
@@ -416,18 +505,19 @@ enumerator
   ;
 
 type_qualifier
-  : CONST     { $$ = spec_of(0, 1, 0, 0); }
-  | RESTRICT  { $$ = spec_of(0, 0, 0, 0); }
-  | VOLATILE  { $$ = spec_of(0, 0, 0, 0); }
-  | ATOMIC    { $$ = spec_of(0, 0, 0, 0); }
+  : CONST     { $$ = spec_qual(Q_CONST); }
+  | RESTRICT  { $$ = spec_qual(Q_RESTRICT); }
+  | VOLATILE  { $$ = spec_qual(Q_VOLATILE); }
+  | ATOMIC    { $$ = spec_qual(Q_ATOMIC); }
   ;
 
-function_specifier : INLINE { $$ = spec_of(0, 0, 0, 0); } ;
+function_specifier : INLINE { $$ = spec_of(0, 0); } ;
 
 declarator
   : pointer direct_declarator {
       $$ = $2; $$->ft = @$.ft; $$->lt = @$.lt;
-      if ($$->kind == DK_IDENT) { $$->kind = DK_OBJ; $$->ptr = 1; $$->const_ptr = $1; }
+      if ($$->kind == DK_IDENT) $$->kind = DK_OBJ;
+      decl_append($$, $1);
     }
   | direct_declarator  { $$ = $1; $$->ft = @$.ft; $$->lt = @$.lt; }
   ;
@@ -435,7 +525,10 @@ declarator
 direct_declarator
   : IDENTIFIER                 { $$ = decl_new($1, DK_IDENT); }
   | '(' declarator ')'         { $$ = $2; }
-  | direct_declarator '[' array_size ']'  { $$ = $1; if ($$->kind == DK_IDENT) $$->kind = DK_OBJ; }
+  | direct_declarator '[' array_size ']'  {
+      $$ = $1; if ($$->kind == DK_IDENT) $$->kind = DK_OBJ;
+      decl_append($$, array_op(@3.ft, @3.lt));
+    }
   | direct_declarator '(' parameter_type_list ')' {
       $$ = $1;
       if ($$->kind == DK_IDENT) {
@@ -443,9 +536,20 @@ direct_declarator
         int n = 0; for (Param *p = $3; p; p = p->next) n++;
         $$->nparams = n;
       }
+      decl_append($$, dop_new(DO_FUNC, 0, @2.ft, @4.lt));
     }
-  | direct_declarator '(' ')'  { $$ = $1; if ($$->kind == DK_IDENT) $$->kind = DK_FUNC; }
-  | direct_declarator '(' identifier_list ')' { $$ = $1; if ($$->kind == DK_IDENT) $$->kind = DK_FUNC; }
+  | direct_declarator '(' ')'  {
+      $$ = $1; if ($$->kind == DK_IDENT) $$->kind = DK_FUNC;
+      decl_append($$, dop_new(DO_FUNC, 0, @2.ft, @3.lt));
+    }
+  | direct_declarator '(' identifier_list ')' {
+      $$ = $1;
+      if ($$->kind == DK_IDENT) {
+        $$->kind = DK_FUNC; $$->kr = 1; $$->kr_first = @3.ft;
+        $$->nparams = (@3.lt - @3.ft) / 2 + 1;
+      }
+      decl_append($$, dop_new(DO_FUNC, 0, @2.ft, @4.lt));
+    }
   ;
 
 array_size
@@ -459,11 +563,13 @@ array_size
   | type_qualifier_list STATIC assignment_expression
   ;
 
+/* A pointer chain, as derivations from the name outward: in "* const * p"
+   the '*' next to p comes first. */
 pointer
-  : '*'                                { $$ = 0; }
-  | '*' type_qualifier_list            { $$ = $2.is_const; }
-  | '*' pointer                        { $$ = $2; }
-  | '*' type_qualifier_list pointer    { $$ = $3; }
+  : '*'                                { $$ = dop_new(DO_PTR, 0, @1.ft, @1.lt); }
+  | '*' type_qualifier_list            { $$ = dop_new(DO_PTR, $2.qual, @1.ft, @2.lt); }
+  | '*' pointer                        { $$ = $2; DOp *o = $2; while (o->next) o = o->next; o->next = dop_new(DO_PTR, 0, @1.ft, @1.lt); }
+  | '*' type_qualifier_list pointer    { $$ = $3; DOp *o = $3; while (o->next) o = o->next; o->next = dop_new(DO_PTR, $2.qual, @1.ft, @2.lt); }
   ;
 
 type_qualifier_list
@@ -630,7 +736,16 @@ external_declaration
 
 function_definition
   : declaration_specifiers declarator { begin_function(&$1, $2, @1.ft, @1.lt, @1.ft); }
-    declaration_list_opt compound_statement {
+    declaration_list_opt { end_kr_decls(); } compound_statement {
+      scope_pop();
+      cur_func->lt = @$.lt;
+      cur_func->body = $6;
+      add_top(cur_func);
+      cur_func = NULL;
+    }
+  /* implicit int: "main(argc, argv) int argc; char **argv; { ... }" */
+  | declarator { Spec none = { 0 }; none.ft = @1.ft; none.lt = @1.ft - 1; begin_function(&none, $1, @1.ft, @1.ft - 1, @1.ft); }
+    declaration_list_opt { end_kr_decls(); } compound_statement {
       scope_pop();
       cur_func->lt = @$.lt;
       cur_func->body = $5;

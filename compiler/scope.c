@@ -1,8 +1,10 @@
 /*
  * scope.c — nested scopes and symbol tables.
  *
- * A stack of singly linked symbol lists. Symbols are never freed: tokens
- * point at them until the output is written. The lexer asks
+ * A stack of singly linked symbol lists, and of tag lists: struct, union
+ * and enum tags are a name space of their own with the same block scope.
+ * Symbols are never freed: tokens point at them until the output is
+ * written. The lexer asks
  * scope_is_typedef() to tell typedef names from identifiers, and OpenMP
  * clauses resolve with scope_lookup_before() so that a declaration after
  * the directive cannot capture a name.
@@ -11,7 +13,7 @@
 
 #include <string.h>
 
-typedef struct Scope { Sym *syms; struct Scope *up; } Scope;
+typedef struct Scope { Sym *syms; Tag *tags; struct Scope *up; } Scope;
 static Scope file_scope;
 static Scope *cur = &file_scope;
 static int depth;
@@ -60,3 +62,25 @@ int scope_is_typedef(const char *name)
   return s && s->kind == SYM_TYPEDEF;
 }
 
+
+Tag *tag_lookup(const char *name, int this_scope_only)
+{
+  for (Scope *s = cur; s; s = this_scope_only ? NULL : s->up)
+    for (Tag *g = s->tags; g; g = g->next)
+      if (g->name && !strcmp(g->name, name))
+        return g;
+  return NULL;
+}
+
+Tag *tag_declare(const char *name, int kind, int tok)
+{
+  Tag *g = xcalloc(1, sizeof *g);
+  g->name = name ? xstrdup(name) : NULL;
+  g->kind = kind;
+  g->depth = depth;
+  g->tok = tok;
+  g->def_ft = g->def_lt = -1;
+  g->next = cur->tags;
+  cur->tags = g;
+  return g;
+}

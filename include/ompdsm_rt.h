@@ -34,6 +34,10 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size,
                        unsigned num_threads, int if_cond);
 int  __ompdsm_thread_num(void);
 int  __ompdsm_num_threads(void);
+/* Before a region: warn once (through *warned) when the team it asks for
+ * (num_threads, else OMP_NUM_THREADS) is larger than the job; where is
+ * "file:line" of the directive. */
+void __ompdsm_team_check(unsigned nthreads, int if_cond, const char *where, int *warned);
 
 /* ---- worksharing loops ---------------------------------------------------- */
 /* Iterations are normalized by the compiler to 0..count-1 (count >= 0); it

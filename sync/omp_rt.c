@@ -161,6 +161,23 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
   free(h);
 }
 
+/* ---- a team larger than the job (issue 14) ---------------------------------------------- */
+
+/* One OpenMP thread is one process, so a region cannot have more threads
+ * than dsmrun started. The program is told once per region where that
+ * happens and what it got; omp_get_max_threads() already answers with the
+ * clamped size. */
+void __ompdsm_team_check(unsigned nthreads, int if_cond, const char *where, int *warned)
+{
+  unsigned want = nthreads ? nthreads : default_threads > 0 ? (unsigned)default_threads : 0;
+  if (*warned || active || !if_cond || want <= dsm__nprocs)
+    return;
+  *warned = 1;
+  fprintf(stderr, "ompdsm: warning: %s: the parallel region asks for %u threads; "
+          "the job has %u processes, one thread each, so its team has %u\n",
+          where, want, dsm__nprocs, dsm__nprocs);
+}
+
 int __ompdsm_thread_num(void) { return thread_num; }
 int __ompdsm_num_threads(void) { return num_threads; }
 

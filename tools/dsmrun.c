@@ -3,26 +3,22 @@
  * prog, hands each its place in the job through the environment, forwards
  * their output, and makes sure the job lives and dies as one.
  *
- * The environment is the contract with libdsm's bootstrap (dsm/transport.h):
- * DSM_RANK, DSM_SIZE, DSM_MASTER=ip:port of rank 0, DSM_KEY (128 random bits
- * that every datagram is checked against), DSM_TIMEOUT, DSM_TRANSPORT,
- * DSM_STATS and DSM_LIFELINE.
+ * main() below is the whole job in order: options, hosts and placement, the
+ * master's address and the job's key, starting the ranks, running until
+ * they are all gone, and the exit status. How each step is done lives in
+ * the file named in dsmrun.h.
+ *
+ * The exit policy is here. dsmrun's status is the failing rank's (128 plus
+ * the signal when it was killed), 124 when --max-time expired, 128 plus the
+ * signal when dsmrun itself was stopped, 2 for bad usage (dsmrun_msg.c),
+ * and 0 only when every rank exited 0. The rank named is the one that
+ * failed by itself: a rank that exits with 75 stopped because *another*
+ * rank failed, so it is blamed only when nobody else is to blame.
  *
  * The lifeline is a pipe whose write end only dsmrun holds and never writes.
  * When dsmrun dies, however it dies, the kernel closes that end and every rank
  * sees POLLHUP on its read end, so a job cannot outlive its launcher. Ranks
  * started through ssh get the pipe as their stdin (ssh forwards the EOF).
- *
- * Failure handling: the first rank to fail (non-zero status or a signal)
- * stops the job. A rank that exits with 75 stopped because *another* rank
- * failed, so dsmrun gives the culprit a moment to exit by itself and blames it
- * rather than the first of its victims. Every rank runs in its own process
- * group, so that killing a rank also kills whatever it forked (a shell's
- * children, for instance).
- *
- * One thread, one poll() loop over a signalfd and the output pipes; deadlines
- * (--max-time, the SIGTERM-to-SIGKILL escalation) are poll timeouts. There is
- * no sleeping and no polling on a timer.
  *
  * Not done here: relaying stdin through a pipe. Rank 0 inherits dsmrun's
  * stdin directly; when that is a terminal, rank 0 stays in dsmrun's process
@@ -30,13 +26,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +44,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dsm_config.h"
 #include "dsmrun.h"
 
 extern char **environ;
@@ -58,278 +51,6 @@ extern char **environ;
 /* The fd number at which local ranks find the lifeline (DSM_LIFELINE). A
  * fixed number keeps the environment the same shape on every rank. */
 #define LIFELINE_FD 3
-
-/* Status of a rank that stopped because another rank failed
- * (DSM__EXIT_PEER_LOST in dsm/dsm_internal.h). */
-#define EXIT_PEER_LOST 75
-
-/* How long SIGTERM gets before SIGKILL, and how long the culprit of a
- * failure gets to exit by itself after its victims exited with 75. */
-#define KILL_GRACE_MS 2000
-#define BLAME_GRACE_MS 1000
-
-/* Longest line kept together; a longer line is forwarded in pieces. */
-#define LINE_MAX_BYTES 65536
-
-/* ---- small helpers --------------------------------------------------------- */
-
-static void verr(const char *fmt, va_list ap)
-{
-  char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  /* One write so that the message does not interleave with ranks' output. */
-  char line[1100];
-  int n = snprintf(line, sizeof line, "dsmrun: error: %s\n", msg);
-  if (n > 0) {
-    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-    (void)w;
-  }
-}
-
-void dsmrun_usage_error(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  verr(fmt, ap);
-  va_end(ap);
-  exit(DSMRUN_EXIT_USAGE);
-}
-
-void dsmrun_die(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  verr(fmt, ap);
-  va_end(ap);
-  exit(1);
-}
-
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
-{
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  char line[1100];
-  int n = snprintf(line, sizeof line, "dsmrun: %s\n", msg);
-  if (n > 0) {
-    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-    (void)w;
-  }
-}
-
-void *dsmrun_xmalloc(size_t n)
-{
-  void *p = malloc(n ? n : 1);
-  if (!p)
-    dsmrun_die("out of memory");
-  return p;
-}
-
-char *dsmrun_xstrdup(const char *s)
-{
-  char *p = strdup(s);
-  if (!p)
-    dsmrun_die("out of memory");
-  return p;
-}
-
-char *dsmrun_xasprintf(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *p = NULL;
-  int n = vasprintf(&p, fmt, ap);
-  va_end(ap);
-  if (n < 0)
-    dsmrun_die("out of memory");
-  return p;
-}
-
-static int64_t now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static const char *signame(int sig)
-{
-  static char buf[32];
-  const char *abbrev = sigabbrev_np(sig);
-  if (abbrev)
-    snprintf(buf, sizeof buf, "SIG%s", abbrev);
-  else
-    snprintf(buf, sizeof buf, "signal %d", sig);
-  return buf;
-}
-
-/* Write all of buf, waiting (not spinning) if fd is non-blocking. Errors
- * such as EPIPE drop the output: the job must still be run and reaped. */
-static void write_all(int fd, const char *buf, size_t len)
-{
-  while (len > 0) {
-    ssize_t w = write(fd, buf, len);
-    if (w > 0) {
-      buf += w;
-      len -= (size_t)w;
-    } else if (w < 0 && errno == EINTR) {
-      continue;
-    } else if (w < 0 && errno == EAGAIN) {
-      struct pollfd p = { .fd = fd, .events = POLLOUT };
-      poll(&p, 1, -1);
-    } else {
-      return;
-    }
-  }
-}
-
-/* ---- options --------------------------------------------------------------- */
-
-typedef struct opts {
-  unsigned np;
-  const char *host_list;
-  const char *hostfile;
-  const char *launcher;
-  const char *transport;
-  int stats;
-  long timeout;       /* DSM_TIMEOUT, seconds */
-  double max_time;    /* wall-clock limit, seconds; 0 = none */
-  int tag_output;
-  int verbose;
-  char **prog;        /* prog and its arguments, NULL-terminated */
-} opts_t;
-
-static const char usage_text[] =
-  "Usage: dsmrun -n N [options] [--] prog [args...]\n"
-  "Start N processes of prog as one ompdsm job.\n"
-  "\n"
-  "  -n, --np N            number of processes (1..%d)\n"
-  "      --host LIST       hosts as host[:slots],... (default slots 1)\n"
-  "      --hostfile FILE   lines 'host [slots=K] [addr=IP]', '#' comments\n"
-  "      --launcher CMD    start the ranks of every host with CMD, where {host}\n"
-  "                        is replaced by the host name, e.g. 'ip netns exec {host}'.\n"
-  "                        Without it, hosts other than this machine are reached by\n"
-  "                        'ssh -o BatchMode=yes {host}' (DSMRUN_SSH replaces the ssh part)\n"
-  "      --transport T     udp (default) or verbs\n"
-  "      --stats           print each rank's DSM statistics at exit (DSM_STATS=1)\n"
-  "      --timeout S       seconds of silence after which a peer counts as dead\n"
-  "                        (DSM_TIMEOUT, default 30)\n"
-  "      --max-time S      stop the whole job after S seconds of wall-clock time\n"
-  "      --tag-output      prefix every output line with [rank]\n"
-  "  -v, --verbose         print how each rank is started\n"
-  "  -h, --help            print this help and exit\n"
-  "  -V, --version         print the version and exit\n"
-  "\n"
-  "Ranks fill each host's slots in order, then go round-robin over the hosts.\n"
-  "Without --host and --hostfile every rank runs on this machine.\n"
-  "Exit status: 0 when every rank exits 0; the status of the failing rank (or\n"
-  "128+signal) when one fails; 124 when --max-time expires; 2 for bad usage.\n";
-
-static void usage(FILE *f)
-{
-  fprintf(f, usage_text, DSMRUN_MAX_PROCS);
-}
-
-static long parse_long_opt(const char *opt, const char *s, long min, long max)
-{
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end)
-    dsmrun_usage_error("%s needs a whole number, got '%s'", opt, s);
-  if (v < min)
-    dsmrun_usage_error("%s must be at least %ld, got %ld", opt, min, v);
-  if (v > max)
-    dsmrun_usage_error("%s must be at most %ld, got %ld", opt, max, v);
-  return v;
-}
-
-static void parse_options(int argc, char **argv, opts_t *o)
-{
-  enum { OPT_HOST = 256, OPT_HOSTFILE, OPT_LAUNCHER, OPT_TRANSPORT, OPT_STATS,
-         OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT };
-  static const struct option longopts[] = {
-    { "np",         required_argument, NULL, 'n' },
-    { "host",       required_argument, NULL, OPT_HOST },
-    { "hostfile",   required_argument, NULL, OPT_HOSTFILE },
-    { "launcher",   required_argument, NULL, OPT_LAUNCHER },
-    { "transport",  required_argument, NULL, OPT_TRANSPORT },
-    { "stats",      no_argument,       NULL, OPT_STATS },
-    { "timeout",    required_argument, NULL, OPT_TIMEOUT },
-    { "max-time",   required_argument, NULL, OPT_MAX_TIME },
-    { "tag-output", no_argument,       NULL, OPT_TAG_OUTPUT },
-    { "verbose",    no_argument,       NULL, 'v' },
-    { "help",       no_argument,       NULL, 'h' },
-    { "version",    no_argument,       NULL, 'V' },
-    { NULL, 0, NULL, 0 },
-  };
-  memset(o, 0, sizeof *o);
-  o->transport = "udp";
-  o->timeout = 30;
-  int have_np = 0;
-  opterr = 0;
-  /* '+': stop at the program name, so that its options stay its own. */
-  int c;
-  while ((c = getopt_long(argc, argv, "+:n:vhV", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'n':
-      o->np = (unsigned)parse_long_opt("-n", optarg, 1, DSMRUN_MAX_PROCS);
-      have_np = 1;
-      break;
-    case OPT_HOST:      o->host_list = optarg; break;
-    case OPT_HOSTFILE:  o->hostfile = optarg; break;
-    case OPT_LAUNCHER:  o->launcher = optarg; break;
-    case OPT_TRANSPORT:
-      if (strcmp(optarg, "udp") != 0 && strcmp(optarg, "verbs") != 0)
-        dsmrun_usage_error("--transport must be udp or verbs, got '%s'", optarg);
-      o->transport = optarg;
-      break;
-    case OPT_STATS:     o->stats = 1; break;
-    case OPT_TIMEOUT:
-      o->timeout = parse_long_opt("--timeout", optarg, 1, 86400);
-      break;
-    case OPT_MAX_TIME: {
-      char *end;
-      errno = 0;
-      double v = strtod(optarg, &end);
-      if (errno || end == optarg || *end || !(v > 0) || v > 1e7)
-        dsmrun_usage_error("--max-time needs a positive number of seconds, got '%s'", optarg);
-      o->max_time = v;
-      break;
-    }
-    case OPT_TAG_OUTPUT: o->tag_output = 1; break;
-    case 'v': o->verbose = 1; break;
-    case 'h':
-      usage(stdout);
-      exit(0);
-    case 'V':
-      printf("dsmrun (ompdsm) %s\n", DSM_VERSION);
-      exit(0);
-    case ':':
-      if (optopt && optopt < 256)
-        dsmrun_usage_error("option -%c needs an argument (see dsmrun --help)", optopt);
-      dsmrun_usage_error("option %s needs an argument (see dsmrun --help)", argv[optind - 1]);
-    case '?':
-    default:
-      if (optopt && optopt < 256)
-        dsmrun_usage_error("unknown option -%c (see dsmrun --help)", optopt);
-      dsmrun_usage_error("unknown option %s (see dsmrun --help)", argv[optind - 1]);
-    }
-  }
-  if (!have_np)
-    dsmrun_usage_error("missing -n N, the number of processes (see dsmrun --help)");
-  if (optind >= argc)
-    dsmrun_usage_error("missing the program to run (see dsmrun --help)");
-  if (o->host_list && o->hostfile)
-    dsmrun_usage_error("give either --host or --hostfile, not both");
-  if (o->launcher && !strstr(o->launcher, "{host}"))
-    dsmrun_usage_error("--launcher needs {host} where the host name goes, got '%s'",
-                       o->launcher);
-  o->prog = argv + optind;
-}
 
 /* Called after the helpers below are defined. */
 static void check_launcher(const char *launcher);
@@ -478,204 +199,7 @@ static int is_ssh_like(const char *argv0)
   return strcmp(base, "ssh") == 0 || strcmp(base, "rsh") == 0;
 }
 
-/* ---- the job ---------------------------------------------------------------- */
-
 typedef enum { SPAWN_LOCAL, SPAWN_EXEC, SPAWN_SSH } spawn_kind_t;
-
-typedef struct linebuf {
-  int fd;               /* read end of the rank's stdout or stderr; -1 at EOF */
-  int dest;             /* 1 or 2 */
-  char *buf;
-  size_t len;
-} linebuf_t;
-
-typedef struct rank {
-  unsigned id;
-  const char *host;     /* for messages */
-  spawn_kind_t kind;
-  pid_t pid;
-  int own_pgrp;         /* pid is also a process group we may kill */
-  int alive;
-  int wstatus;
-  int signalled;        /* dsmrun sent it a signal before it exited */
-  unsigned exit_seq;    /* order of exits, 1-based */
-  int life_w;           /* write end of its lifeline; -1 once closed */
-  linebuf_t out, err;
-} rank_t;
-
-typedef struct job {
-  opts_t o;
-  rank_t *r;
-  unsigned n;
-  unsigned nalive;
-  unsigned exit_seq;
-  int sigfd;
-  /* teardown */
-  int stopping;         /* SIGTERM (or a forwarded signal) has gone out */
-  int64_t kill_at;      /* when to escalate to SIGKILL; 0 = not scheduled */
-  int64_t stop_at;      /* delayed stop (blame grace); 0 = not scheduled */
-  int64_t max_at;       /* --max-time deadline; 0 = none */
-  int stop_signal;      /* a signal dsmrun got and forwarded; 0 = none */
-  int max_time_hit;
-} job_t;
-
-static void kill_rank(rank_t *r, int sig)
-{
-  if (!r->alive)
-    return;
-  r->signalled = 1;
-  if (r->own_pgrp && kill(-r->pid, sig) == 0)
-    return;
-  kill(r->pid, sig);
-}
-
-static void close_lifelines(job_t *j)
-{
-  for (unsigned i = 0; i < j->n; i++)
-    if (j->r[i].life_w >= 0) {
-      close(j->r[i].life_w);
-      j->r[i].life_w = -1;
-    }
-}
-
-/* Stop every rank still running: close the lifelines (remote ranks stop by
- * themselves), send sig, and schedule SIGKILL. */
-static void stop_job(job_t *j, int sig)
-{
-  close_lifelines(j);
-  for (unsigned i = 0; i < j->n; i++)
-    kill_rank(&j->r[i], sig);
-  if (!j->stopping) {
-    j->stopping = 1;
-    j->kill_at = now_ms() + KILL_GRACE_MS;
-  }
-  j->stop_at = 0;
-}
-
-static int failed(int wstatus)
-{
-  return !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
-}
-
-static void on_rank_exit(job_t *j, rank_t *r, int wstatus)
-{
-  r->alive = 0;
-  r->wstatus = wstatus;
-  r->exit_seq = ++j->exit_seq;
-  j->nalive--;
-  if (r->life_w >= 0) {
-    close(r->life_w);
-    r->life_w = -1;
-  }
-  if (j->o.verbose) {
-    if (WIFEXITED(wstatus))
-      note("rank %u (pid %d) exited with status %d", r->id, (int)r->pid, WEXITSTATUS(wstatus));
-    else
-      note("rank %u (pid %d) killed by signal %s", r->id, (int)r->pid,
-           signame(WTERMSIG(wstatus)));
-  }
-  if (!failed(wstatus) || j->stopping)
-    return;
-  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == EXIT_PEER_LOST) {
-    /* A victim: the culprit is probably exiting right now. */
-    if (!j->stop_at)
-      j->stop_at = now_ms() + BLAME_GRACE_MS;
-  } else {
-    stop_job(j, SIGTERM);
-  }
-}
-
-static void reap(job_t *j)
-{
-  for (;;) {
-    int st;
-    pid_t pid = waitpid(-1, &st, WNOHANG);
-    if (pid <= 0)
-      return;
-    for (unsigned i = 0; i < j->n; i++)
-      if (j->r[i].pid == pid && j->r[i].alive) {
-        on_rank_exit(j, &j->r[i], st);
-        break;
-      }
-  }
-}
-
-/* ---- output forwarding -------------------------------------------------------- */
-
-static char *scratch;   /* tagged output is assembled here */
-static size_t scratch_cap;
-
-static void emit(job_t *j, rank_t *r, linebuf_t *lb, size_t upto)
-{
-  if (upto == 0)
-    return;
-  if (!j->o.tag_output) {
-    write_all(lb->dest, lb->buf, upto);
-  } else {
-    char tag[24];
-    int tl = snprintf(tag, sizeof tag, "[%u] ", r->id);
-    /* Worst case: every byte is a newline and gets a tag. */
-    size_t need = upto * (size_t)(tl + 2) + 2;
-    if (need > scratch_cap) {
-      free(scratch);
-      scratch_cap = need;
-      scratch = dsmrun_xmalloc(scratch_cap);
-    }
-    size_t o = 0;
-    int at_bol = 1;
-    for (size_t i = 0; i < upto; i++) {
-      if (at_bol) {
-        memcpy(scratch + o, tag, (size_t)tl);
-        o += (size_t)tl;
-      }
-      scratch[o++] = lb->buf[i];
-      at_bol = lb->buf[i] == '\n';
-    }
-    /* A piece of an over-long line, or a last line without newline:
-     * end it, or the next rank's tag would land mid-line. */
-    if (!at_bol)
-      scratch[o++] = '\n';
-    write_all(lb->dest, scratch, o);
-  }
-  memmove(lb->buf, lb->buf + upto, lb->len - upto);
-  lb->len -= upto;
-}
-
-/* Read what is there; forward complete lines. Returns 0 at EOF. With drain,
- * keep reading until the pipe is empty (bounded: something the rank left
- * behind may still be writing). */
-static int pump(job_t *j, rank_t *r, linebuf_t *lb, int drain)
-{
-  for (int reads = 0; reads < 1024; reads++) {
-    if (lb->len == LINE_MAX_BYTES)
-      emit(j, r, lb, lb->len);
-    ssize_t got = read(lb->fd, lb->buf + lb->len, LINE_MAX_BYTES - lb->len);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0) {
-      if (got < 0 && errno == EAGAIN)
-        return 1;
-      emit(j, r, lb, lb->len);        /* the last line, newline or not */
-      close(lb->fd);
-      lb->fd = -1;
-      return 0;
-    }
-    size_t old = lb->len;
-    lb->len += (size_t)got;
-    /* Forward up to the last newline of this chunk. */
-    size_t cut = 0;
-    for (size_t i = lb->len; i > old; i--)
-      if (lb->buf[i - 1] == '\n') {
-        cut = i;
-        break;
-      }
-    if (cut)
-      emit(j, r, lb, cut);
-    if (!drain)
-      return 1;   /* one read per wakeup keeps the ranks fair */
-  }
-  return 1;
-}
 
 /* ---- spawning ------------------------------------------------------------------ */
 
@@ -763,7 +287,7 @@ static int is_job_var(const char *e, int stats_set)
 }
 
 /* The DSM_* assignments of one rank. */
-static strv_t rank_vars(job_t *j, unsigned rank, const char *master, const char *key,
+static strv_t rank_vars(dsmrun_job_t *j, unsigned rank, const char *master, const char *key,
                         int lifeline)
 {
   strv_t v = { 0 };
@@ -809,12 +333,12 @@ static void child(const spawn_t *s)
   execvpe(s->argv[0], s->argv, s->envp);
   int e = errno;
   const char *m1 = "dsmrun: error: cannot execute '";
-  write_all(2, m1, strlen(m1));
-  write_all(2, s->argv[0], strlen(s->argv[0]));
-  write_all(2, "': ", 3);
+  dsmrun_write_all(2, m1, strlen(m1));
+  dsmrun_write_all(2, s->argv[0], strlen(s->argv[0]));
+  dsmrun_write_all(2, "': ", 3);
   const char *es = strerror(e);
-  write_all(2, es, strlen(es));
-  write_all(2, "\n", 1);
+  dsmrun_write_all(2, es, strlen(es));
+  dsmrun_write_all(2, "\n", 1);
   _exit(127);
 }
 
@@ -824,7 +348,7 @@ static void open_pipe(int fds[2])
     dsmrun_die("pipe: %s (too many processes for the open-file limit?)", strerror(errno));
 }
 
-static void describe(job_t *j, rank_t *r, char **argv)
+static void describe(dsmrun_job_t *j, dsmrun_rank_t *r, char **argv)
 {
   size_t len = 0, cap = 256;
   char *line = dsmrun_xmalloc(cap);
@@ -833,12 +357,12 @@ static void describe(job_t *j, rank_t *r, char **argv)
     shell_quote(&line, &len, &cap, *a);
     append(&line, &len, &cap, " ");
   }
-  note("rank %u on %s (pid %d): %s", r->id, r->host, (int)r->pid, line);
+  dsmrun_note("rank %u on %s (pid %d): %s", r->id, r->host, (int)r->pid, line);
   free(line);
   (void)j;
 }
 
-static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
+static void start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
                         const char *master, const char *key, const sigset_t *orig_mask)
 {
   int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -873,34 +397,32 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
       strv_push(&fwd, *e);
 
   for (unsigned i = 0; i < j->n; i++) {
-    rank_t *r = &j->r[i];
+    dsmrun_rank_t *r = &j->r[i];
     dsmrun_host_t *h = hl ? &hl->v[placement[i]] : NULL;
     r->id = i;
     r->host = h ? h->name : "localhost";
-    r->kind = !h || (h->local && !j->o.launcher) ? SPAWN_LOCAL
-            : launcher_ssh ? SPAWN_SSH : SPAWN_EXEC;
+    spawn_kind_t kind = !h || (h->local && !j->o.launcher) ? SPAWN_LOCAL
+                      : launcher_ssh ? SPAWN_SSH : SPAWN_EXEC;
     int outp[2], errp[2], lifep[2];
     open_pipe(outp);
     open_pipe(errp);
     open_pipe(lifep);
     r->life_w = lifep[1];
-    r->out = (linebuf_t){ .fd = outp[0], .dest = 1, .buf = dsmrun_xmalloc(LINE_MAX_BYTES) };
-    r->err = (linebuf_t){ .fd = errp[0], .dest = 2, .buf = dsmrun_xmalloc(LINE_MAX_BYTES) };
-    fcntl(outp[0], F_SETFL, O_NONBLOCK);
-    fcntl(errp[0], F_SETFL, O_NONBLOCK);
+    dsmrun_linebuf_init(&r->out, outp[0], 1);
+    dsmrun_linebuf_init(&r->err, errp[0], 2);
 
     spawn_t s = { .out_w = outp[1], .err_w = errp[1], .mask = *orig_mask };
     /* stdin: dsmrun's for rank 0; the lifeline for ssh ranks; else nothing. */
     if (i == 0)
       s.stdin_fd = 0;
-    else if (r->kind == SPAWN_SSH)
+    else if (kind == SPAWN_SSH)
       s.stdin_fd = lifep[0];
     else
       s.stdin_fd = devnull;
     /* A rank 0 that reads a terminal must be in the foreground group. */
     s.own_pgrp = !(i == 0 && stdin_tty);
     int lifeline_var;
-    if (r->kind == SPAWN_SSH) {
+    if (kind == SPAWN_SSH) {
       s.life_r = -1;
       lifeline_var = i == 0 ? -1 : 0;
     } else {
@@ -909,7 +431,7 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
     }
     strv_t vars = rank_vars(j, i, master, key, lifeline_var);
     strv_t argv = { 0 }, envp = { 0 };
-    if (r->kind == SPAWN_LOCAL) {
+    if (kind == SPAWN_LOCAL) {
       for (size_t k = 0; k < base_env.n; k++)
         strv_push(&envp, base_env.v[k]);
       for (size_t k = 0; k < vars.n; k++)
@@ -921,7 +443,7 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
         strv_push(&envp, base_env.v[k]);
       for (size_t k = 0; k < launcher.n; k++)
         strv_push(&argv, subst_host(launcher.v[k], h->name));
-      if (r->kind == SPAWN_EXEC) {
+      if (kind == SPAWN_EXEC) {
         /* The launcher execs its arguments: no shell, no quoting. */
         strv_push(&argv, "env");
         for (size_t k = 0; k < vars.n; k++)
@@ -960,12 +482,12 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
     s.envp = envp.v;
     pid_t pid = fork();
     if (pid < 0) {
-      note("error: fork for rank %u failed: %s; stopping the job", i, strerror(errno));
+      dsmrun_note("error: fork for rank %u failed: %s; stopping the job", i, strerror(errno));
       close(outp[1]);
       close(errp[1]);
       close(lifep[0]);
       j->n = i;   /* ranks i.. were never started */
-      stop_job(j, SIGTERM);
+      dsmrun_job_stop(j, SIGTERM);
       return;
     }
     if (pid == 0)
@@ -989,100 +511,43 @@ static void start_ranks(job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
   close(devnull);
 }
 
-/* ---- main loop -------------------------------------------------------------------- */
+/* ---- the job and its exit status ------------------------------------------ */
 
-static void run(job_t *j)
+/* fds 0-2 must be open, or a pipe could land on them and confuse the
+ * child's dup2s (CI may start us with stdin closed). */
+static void open_std_fds(void)
 {
-  size_t cap = 1 + 2 * (size_t)j->n;
-  struct pollfd *pfd = dsmrun_xmalloc(cap * sizeof *pfd);
-  linebuf_t **who = dsmrun_xmalloc(cap * sizeof *who);
-  rank_t **whor = dsmrun_xmalloc(cap * sizeof *whor);
-  while (j->nalive > 0) {
-    size_t np = 0;
-    pfd[np++] = (struct pollfd){ .fd = j->sigfd, .events = POLLIN };
-    for (unsigned i = 0; i < j->n; i++) {
-      linebuf_t *lbs[2] = { &j->r[i].out, &j->r[i].err };
-      for (int k = 0; k < 2; k++)
-        if (lbs[k]->fd >= 0) {
-          who[np] = lbs[k];
-          whor[np] = &j->r[i];
-          pfd[np++] = (struct pollfd){ .fd = lbs[k]->fd, .events = POLLIN };
-        }
-    }
-    int64_t now = now_ms(), next = INT64_MAX;
-    if (j->max_at && !j->stopping)
-      next = j->max_at;
-    if (j->stop_at && j->stop_at < next)
-      next = j->stop_at;
-    if (j->kill_at && j->kill_at < next)
-      next = j->kill_at;
-    int timeout = next == INT64_MAX ? -1 : next <= now ? 0
-                : (int)(next - now > INT_MAX ? INT_MAX : next - now);
-    int rc = poll(pfd, np, timeout);
-    if (rc < 0 && errno != EINTR)
-      dsmrun_die("poll: %s", strerror(errno));
-    if (rc > 0) {
-      for (size_t k = 1; k < np; k++)
-        if (pfd[k].revents)
-          pump(j, whor[k], who[k], 0);
-      if (pfd[0].revents & POLLIN) {
-        struct signalfd_siginfo si[16];
-        ssize_t got = read(j->sigfd, si, sizeof si);
-        for (ssize_t k = 0; k < got / (ssize_t)sizeof si[0]; k++) {
-          int sig = (int)si[k].ssi_signo;
-          if (sig == SIGCHLD)
-            continue;                       /* reaped below */
-          if (j->stop_signal) {
-            /* Asked twice: no more patience. */
-            stop_job(j, SIGKILL);
-            continue;
-          }
-          j->stop_signal = sig;
-          note("got %s; stopping the job", signame(sig));
-          /* Forward the same signal, so that a program's handler runs. */
-          stop_job(j, sig);
-        }
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl(fd, F_GETFD) < 0) {
+      int nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+      if (nfd >= 0 && nfd != fd) {
+        dup2(nfd, fd);
+        close(nfd);
       }
     }
-    /* SIGCHLD may have been merged or be pending behind other signals;
-     * waitpid(WNOHANG) is cheap, so reap on every wakeup. */
-    reap(j);
-    now = now_ms();
-    if (j->max_at && !j->stopping && now >= j->max_at && j->nalive) {
-      j->max_time_hit = 1;
-      note("error: the job exceeded --max-time %g s; stopping it", j->o.max_time);
-      stop_job(j, SIGTERM);
-    }
-    if (j->stop_at && now >= j->stop_at && !j->stopping)
-      stop_job(j, SIGTERM);
-    if (j->kill_at && now >= j->kill_at) {
-      for (unsigned i = 0; i < j->n; i++)
-        kill_rank(&j->r[i], SIGKILL);
-      j->kill_at = 0;
-    }
+}
+
+/* 3 fds per rank stay open in dsmrun; raise the soft limit if it helps. */
+static void raise_fd_limit(unsigned nranks)
+{
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
+      rl.rlim_cur < 3 * (rlim_t)nranks + 64) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
   }
-  /* Every rank is gone: what is left in the pipes is all they wrote. */
-  for (unsigned i = 0; i < j->n; i++) {
-    if (j->r[i].out.fd >= 0)
-      pump(j, &j->r[i], &j->r[i].out, 1);
-    if (j->r[i].err.fd >= 0)
-      pump(j, &j->r[i], &j->r[i].err, 1);
-  }
-  free(pfd);
-  free(who);
-  free(whor);
 }
 
 /* The rank to blame: the first (in exit order) that failed by itself — not
  * with 75, not by a signal dsmrun sent. Failing that, the first victim. */
-static rank_t *culprit(job_t *j)
+static dsmrun_rank_t *culprit(dsmrun_job_t *j)
 {
-  rank_t *best = NULL, *victim = NULL;
+  dsmrun_rank_t *best = NULL, *victim = NULL;
   for (unsigned i = 0; i < j->n; i++) {
-    rank_t *r = &j->r[i];
-    if (!r->exit_seq || !failed(r->wstatus) || r->signalled)
+    dsmrun_rank_t *r = &j->r[i];
+    if (!r->exit_seq || !dsmrun_failed(r->wstatus) || r->signalled)
       continue;
-    if (WIFEXITED(r->wstatus) && WEXITSTATUS(r->wstatus) == EXIT_PEER_LOST) {
+    if (WIFEXITED(r->wstatus) && WEXITSTATUS(r->wstatus) == DSMRUN_EXIT_PEER_LOST) {
       if (!victim || r->exit_seq < victim->exit_seq)
         victim = r;
     } else if (!best || r->exit_seq < best->exit_seq) {
@@ -1092,26 +557,46 @@ static rank_t *culprit(job_t *j)
   return best ? best : victim;
 }
 
+/* dsmrun's exit status for a job that is over; names the culprit, if any,
+ * in exactly one line. */
+static int exit_status(dsmrun_job_t *j)
+{
+  int status = 0;
+  dsmrun_rank_t *c = culprit(j);
+  if (c) {
+    if (WIFEXITED(c->wstatus)) {
+      dsmrun_note("rank %u (host %s, pid %d) exited with status %d", c->id, c->host,
+                  (int)c->pid, WEXITSTATUS(c->wstatus));
+      status = WEXITSTATUS(c->wstatus);
+    } else {
+      dsmrun_note("rank %u (host %s, pid %d) killed by signal %s", c->id, c->host,
+                  (int)c->pid, dsmrun_signame(WTERMSIG(c->wstatus)));
+      status = 128 + WTERMSIG(c->wstatus);
+    }
+  } else if (j->max_time_hit) {
+    status = 124;
+  } else if (j->stop_signal) {
+    status = 128 + j->stop_signal;
+  } else {
+    for (unsigned i = 0; i < j->n; i++)
+      if (dsmrun_failed(j->r[i].wstatus))
+        status = 1;   /* killed by us without a recorded reason: never 0 */
+  }
+  return status;
+}
+
 int main(int argc, char **argv)
 {
-  /* fds 0-2 must be open, or a pipe could land on them and confuse the
-   * child's dup2s (CI may start us with stdin closed). */
-  for (int fd = 0; fd < 3; fd++)
-    if (fcntl(fd, F_GETFD) < 0) {
-      int nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-      if (nfd >= 0 && nfd != fd) {
-        dup2(nfd, fd);
-        close(nfd);
-      }
-    }
+  open_std_fds();
 
-  job_t j;
+  dsmrun_job_t j;
   memset(&j, 0, sizeof j);
-  parse_options(argc, argv, &j.o);
+  dsmrun_parse_options(argc, argv, &j.o);
   if (j.o.launcher)
     check_launcher(j.o.launcher);
   j.n = j.o.np;
 
+  /* Where the ranks go. Without hosts, all run here directly. */
   dsmrun_hostlist_t hl = { 0 };
   int have_hosts = 0;
   if (j.o.hostfile) {
@@ -1137,11 +622,12 @@ int main(int argc, char **argv)
       any_remote |= !loc && !hl.v[placement[i]].local;
     }
   }
+  /* Only a program started here can be checked before the job starts. */
   if (any_local && !find_program(j.o.prog[0]))
     dsmrun_usage_error("cannot find program '%s'%s", j.o.prog[0],
                        strchr(j.o.prog[0], '/') ? " (or it is not executable)" : " in PATH");
 
-  /* The master's address. */
+  /* The master's address, and the key that makes this job's datagrams its own. */
   char *ip;
   int rank0_here = !have_hosts || (hl.v[placement[0]].local && !j.o.launcher);
   if (!have_hosts) {
@@ -1150,64 +636,19 @@ int main(int argc, char **argv)
     int loopback = 0;
     ip = dsmrun_host_ipv4(&hl.v[placement[0]], &loopback);
     if (loopback && any_remote && !hl.v[placement[0]].addr)
-      note("warning: rank 0's host '%s' resolves to %s, which other hosts cannot reach; "
-           "give addr=IP in a hostfile", hl.v[placement[0]].name, ip);
+      dsmrun_note("warning: rank 0's host '%s' resolves to %s, which other hosts cannot reach; "
+                  "give addr=IP in a hostfile", hl.v[placement[0]].name, ip);
   }
   char *master = dsmrun_xasprintf("%s:%u", ip, pick_port(rank0_here));
   char *key = make_key();
 
-  /* 3 fds per rank stay open in dsmrun; raise the soft limit if it helps. */
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
-      rl.rlim_cur < 3 * (rlim_t)j.n + 64) {
-    rl.rlim_cur = rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-  }
-
-  /* Signals arrive through the signalfd only. Children get the old mask and
-   * the default SIGPIPE back before exec. */
-  sigset_t mask, orig;
-  sigemptyset(&mask);
-  sigaddset(&mask, SIGCHLD);
-  sigaddset(&mask, SIGINT);
-  sigaddset(&mask, SIGTERM);
-  sigaddset(&mask, SIGHUP);
-  sigaddset(&mask, SIGQUIT);
-  sigprocmask(SIG_BLOCK, &mask, &orig);
-  j.sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (j.sigfd < 0)
-    dsmrun_die("signalfd: %s", strerror(errno));
-  signal(SIGPIPE, SIG_IGN);   /* a closed stdout must not kill the launcher */
-
-  j.r = calloc(j.n, sizeof *j.r);
-  if (!j.r)
-    dsmrun_die("out of memory");
-  if (j.o.max_time > 0)
-    j.max_at = now_ms() + (int64_t)ceil(j.o.max_time * 1000.0);
+  raise_fd_limit(j.n);
+  sigset_t orig;
+  dsmrun_job_prepare(&j, &orig);
   start_ranks(&j, have_hosts ? &hl : NULL, placement, master, key, &orig);
-  run(&j);
+  dsmrun_job_run(&j);
 
-  int status = 0;
-  rank_t *c = culprit(&j);
-  if (c) {
-    if (WIFEXITED(c->wstatus)) {
-      note("rank %u (host %s, pid %d) exited with status %d", c->id, c->host, (int)c->pid,
-           WEXITSTATUS(c->wstatus));
-      status = WEXITSTATUS(c->wstatus);
-    } else {
-      note("rank %u (host %s, pid %d) killed by signal %s", c->id, c->host, (int)c->pid,
-           signame(WTERMSIG(c->wstatus)));
-      status = 128 + WTERMSIG(c->wstatus);
-    }
-  } else if (j.max_time_hit) {
-    status = 124;
-  } else if (j.stop_signal) {
-    status = 128 + j.stop_signal;
-  } else {
-    for (unsigned i = 0; i < j.n; i++)
-      if (failed(j.r[i].wstatus))
-        status = 1;   /* killed by us without a recorded reason: never 0 */
-  }
+  int status = exit_status(&j);
   /* A failed job leaves nothing behind: whatever the ranks forked and left
    * in their process groups goes too. A successful one is left alone. */
   if (status != 0)

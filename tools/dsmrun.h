@@ -1,12 +1,24 @@
 /*
- * dsmrun.h — names shared between dsmrun's files (the launcher is not part of
- * libdsm, so these are plain static-free helpers with a dsmrun_ prefix).
+ * dsmrun.h — what dsmrun's files share. The launcher is not part of libdsm:
+ * cross-file names carry a dsmrun_ prefix, and everything else is static in
+ * its file. One banner per file, in the order a job goes through them:
+ *
+ *   dsmrun.c          main: the steps of a job, starting the ranks, exit status
+ *   dsmrun_msg.c      messages, giving up, allocation that cannot fail
+ *   dsmrun_opts.c     the command line: options and usage
+ *   dsmrun_hosts.c    where ranks run: --host, hostfiles, placement, addresses
+ *   dsmrun_io.c       forwarding the ranks' output, whole lines at a time
+ *   dsmrun_job.c      the running job: signals, reaping, stopping, deadlines
+ *   dsmrun_sanitizer.c  ASan defaults (no leak check for a short-lived tool)
  */
 #ifndef DSMRUN_H
 #define DSMRUN_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 /* A job may not have more ranks than this: each rank costs dsmrun three
  * file descriptors and the library's vector timestamps grow with N. */
@@ -14,6 +26,48 @@
 
 /* Exit status for bad usage (options, hostfile, missing program). */
 #define DSMRUN_EXIT_USAGE 2
+
+/* Status of a rank that stopped because another rank failed
+ * (DSM__EXIT_PEER_LOST in dsm/dsm_internal.h). */
+#define DSMRUN_EXIT_PEER_LOST 75
+
+/* ---- dsmrun_msg.c ---------------------------------------------------------- */
+
+/* Print "dsmrun: error: ..." and exit with DSMRUN_EXIT_USAGE. */
+void dsmrun_usage_error(const char *fmt, ...)
+  __attribute__((noreturn, format(printf, 1, 2)));
+/* Print "dsmrun: error: ..." and exit 1 (a failure that is not the user's). */
+void dsmrun_die(const char *fmt, ...)
+  __attribute__((noreturn, format(printf, 1, 2)));
+/* Print "dsmrun: ..." (reports, warnings; the job goes on). */
+void dsmrun_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "SIGTERM"; the buffer is static. */
+const char *dsmrun_signame(int sig);
+void *dsmrun_xmalloc(size_t n);
+char *dsmrun_xstrdup(const char *s);
+char *dsmrun_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- dsmrun_opts.c --------------------------------------------------------- */
+
+typedef struct dsmrun_opts {
+  unsigned np;
+  const char *host_list;
+  const char *hostfile;
+  const char *launcher;
+  const char *transport;
+  int stats;
+  long timeout;       /* DSM_TIMEOUT, seconds */
+  double max_time;    /* wall-clock limit, seconds; 0 = none */
+  int tag_output;
+  int verbose;
+  char **prog;        /* prog and its arguments, NULL-terminated */
+} dsmrun_opts_t;
+
+/* Fills o from argv; exits 0 after --help or --version, and with a usage
+ * error on anything it cannot accept. */
+void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o);
+
+/* ---- dsmrun_hosts.c -------------------------------------------------------- */
 
 /* One entry of --host or of a hostfile. */
 typedef struct dsmrun_host {
@@ -28,17 +82,6 @@ typedef struct dsmrun_hostlist {
   unsigned n;
 } dsmrun_hostlist_t;
 
-/* Print "dsmrun: error: ..." and exit with DSMRUN_EXIT_USAGE. */
-void dsmrun_usage_error(const char *fmt, ...)
-  __attribute__((noreturn, format(printf, 1, 2)));
-/* Print "dsmrun: error: ..." and exit 1 (a failure that is not the user's). */
-void dsmrun_die(const char *fmt, ...)
-  __attribute__((noreturn, format(printf, 1, 2)));
-void *dsmrun_xmalloc(size_t n);
-char *dsmrun_xstrdup(const char *s);
-char *dsmrun_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* dsmrun_hosts.c */
 /* "a,b:2,c" (--host). Duplicate names add up their slots. */
 void dsmrun_hosts_parse_list(dsmrun_hostlist_t *hl, const char *list);
 /* Lines "host [slots=K] [max_slots=M] [addr=IP]", '#' comments. */
@@ -50,5 +93,68 @@ void dsmrun_hosts_place(const dsmrun_hostlist_t *hl, unsigned n, unsigned *place
 /* The IPv4 address (dotted) other hosts use to reach h; exits with a usage
  * error if the name does not resolve. Sets *loopback when it is 127/8. */
 char *dsmrun_host_ipv4(const dsmrun_host_t *h, int *loopback);
+
+/* ---- dsmrun_io.c ----------------------------------------------------------- */
+
+/* One output pipe of a rank and the part of a line read from it so far. */
+typedef struct dsmrun_linebuf {
+  int fd;               /* read end of the rank's stdout or stderr; -1 at EOF */
+  int dest;             /* 1 or 2 */
+  char *buf;
+  size_t len;
+} dsmrun_linebuf_t;
+
+/* Take over the read end fd (made non-blocking) for forwarding to dest. */
+void dsmrun_linebuf_init(dsmrun_linebuf_t *lb, int fd, int dest);
+/* Read what is there and forward the complete lines, each prefixed with
+ * "[tag] " when tag >= 0. Returns 0 at EOF (the fd is closed then). With
+ * drain, keep reading until the pipe is empty. */
+int  dsmrun_pump(dsmrun_linebuf_t *lb, int tag, int drain);
+/* Write all of buf, waiting (not spinning) if fd is non-blocking; errors
+ * drop the output. Async-signal-safe. */
+void dsmrun_write_all(int fd, const char *buf, size_t len);
+
+/* ---- dsmrun_job.c ---------------------------------------------------------- */
+
+typedef struct dsmrun_rank {
+  unsigned id;
+  const char *host;     /* for messages */
+  pid_t pid;
+  int own_pgrp;         /* pid is also a process group we may kill */
+  int alive;
+  int wstatus;
+  int signalled;        /* dsmrun sent it a signal before it exited */
+  unsigned exit_seq;    /* order of exits, 1-based */
+  int life_w;           /* write end of its lifeline; -1 once closed */
+  dsmrun_linebuf_t out, err;
+} dsmrun_rank_t;
+
+typedef struct dsmrun_job {
+  dsmrun_opts_t o;
+  dsmrun_rank_t *r;
+  unsigned n;
+  unsigned nalive;
+  unsigned exit_seq;
+  int sigfd;
+  /* teardown */
+  int stopping;         /* SIGTERM (or a forwarded signal) has gone out */
+  int64_t kill_at;      /* when to escalate to SIGKILL; 0 = not scheduled */
+  int64_t stop_at;      /* delayed stop (blame grace); 0 = not scheduled */
+  int64_t max_at;       /* --max-time deadline; 0 = none */
+  int stop_signal;      /* a signal dsmrun got and forwarded; 0 = none */
+  int max_time_hit;
+} dsmrun_job_t;
+
+/* Route the signals dsmrun handles to j->sigfd (the old mask goes to
+ * *orig_mask, for the children), make the table of j->n ranks, and start
+ * the --max-time clock. */
+void dsmrun_job_prepare(dsmrun_job_t *j, sigset_t *orig_mask);
+/* Forward output, reap and stop until every rank is gone. */
+void dsmrun_job_run(dsmrun_job_t *j);
+/* Stop every rank still running: close the lifelines, send sig, and
+ * schedule SIGKILL. */
+void dsmrun_job_stop(dsmrun_job_t *j, int sig);
+/* Is this wait status anything but exit 0? */
+int  dsmrun_failed(int wstatus);
 
 #endif

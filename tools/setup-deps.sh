@@ -9,6 +9,7 @@ pkgs=(
   libopenmpi-dev openmpi-bin            # the apps' MPI baselines
   clang libclang-rt-14-dev              # libFuzzer targets
   afl++                                 # the compiler fuzzer (tools/fuzz-compiler.sh)
+  csmith libcsmith-dev creduce          # differential tests of ompdsmcc (tools/csmith-diff.sh)
   libibverbs-dev                        # the optional RDMA transport
   gnuplot-nox                           # benchmark plots
 )

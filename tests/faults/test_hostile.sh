@@ -7,7 +7,8 @@
 # must show bad_datagrams > 0 on every rank that was hit.
 # The ports are found from the ranks' pids: /proc/PID/fd names the socket
 # inodes, /proc/PID/net/udp maps an inode to its local port.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/job_probe.sh"
 JOB=${2:?usage: $0 DSMRUN FAULTS_JOB FAULTS_SPRAY}
 SPRAY=${3:?usage: $0 DSMRUN FAULTS_JOB FAULTS_SPRAY}
 N=4
@@ -15,9 +16,12 @@ N=4
 MARK=$(marked "$JOB")
 PIDS="$T/pids"
 mkdir "$PIDS"
+# The job runs 12 s from its first barrier; the spray takes 5 s after the
+# ports are found. The rest is margin for finding them on a loaded machine
+# (with 8 s, the job sometimes ended before the spray on 2 busy cores).
 t0=$(now_ms)
 FAULTS_PIDDIR="$PIDS" DSM_STATS="json:$T/stats.json" \
-  "$DSMRUN" -n $N --timeout 20 --max-time 90 "$MARK" barriers 8 >"$T/out" 2>"$T/err" </dev/null &
+  "$DSMRUN" -n $N --timeout 20 --max-time 90 "$MARK" barriers 12 >"$T/out" 2>"$T/err" </dev/null &
 DPID=$!
 CLEANUP+=("kill -9 $DPID 2>/dev/null; pkill -9 -f -- '$MARK' 2>/dev/null")
 

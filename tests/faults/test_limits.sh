@@ -8,7 +8,7 @@
 #    message naming the limit, non-zero, no process left.
 #  * an unresolvable host in the hostfile, and a reachable host whose ssh
 #    port is closed: non-zero within seconds, naming the host or rank.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 HEAP=${2:?usage: $0 DSMRUN HEAP_EXHAUST}
 
 # no_signal ERR: dsmrun reported no rank killed by a signal (a launcher's
@@ -36,9 +36,7 @@ check "-n 100000: dsmrun: error" grep_q "dsmrun: .*error" "$T/err"
 # descriptors per rank (output pipes, the lifeline), so -n 8 under
 # `ulimit -n 24` cannot start; it must say so, not crash or hang.
 MARK=$(marked "$HEAP")
-t0=$(now_ms)
-(ulimit -n 24; exec "$DSMRUN" -n 8 --max-time 30 "$MARK") >"$T/out" 2>"$T/err" </dev/null
-RC=$?; MS=$(( $(now_ms) - t0 ))
+run_timed "$T/out" "$T/err" bash -c 'ulimit -n 24; exec "$@"' limit "$DSMRUN" -n 8 --max-time 30 "$MARK"
 echo "ulimit -n 24, -n 8: status $RC after $MS ms: $(head -c 300 "$T/err")"
 check "open-file limit: non-zero" [ "$RC" -ne 0 ]
 check "open-file limit: not a signal death" no_signal "$T/err"
@@ -54,9 +52,7 @@ if [ "$(id -u)" -eq 0 ] && ip netns add "dfl$$" 2>/dev/null; then
   ip netns exec "dfl$$" sysctl -q -w net.ipv4.ip_local_port_range="40000 40001" 2>/dev/null ||
     ip netns exec "dfl$$" sysctl -q -w net.ipv4.ip_local_port_range="40000 40002"
   MARK=$(marked "$HEAP")
-  t0=$(now_ms)
-  ip netns exec "dfl$$" "$DSMRUN" -n 8 --max-time 30 "$MARK" >"$T/out" 2>"$T/err" </dev/null
-  RC=$?; MS=$(( $(now_ms) - t0 ))
+  run_timed "$T/out" "$T/err" ip netns exec "dfl$$" "$DSMRUN" -n 8 --max-time 30 "$MARK"
   echo "2 ports, -n 8: status $RC after $MS ms: $(head -c 300 "$T/err")"
   check "ports: non-zero" [ "$RC" -ne 0 ]
   check "ports: not a signal death" no_signal "$T/err"

@@ -10,38 +10,18 @@
 # The wall times and slowdown factors against the same job on clean links
 # are printed as a table (also written to $FAULTS_TABLE when set); only
 # correctness is asserted.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 SOR=${2:?usage: $0 DSMRUN SOR LOCK_COUNTER [APP_DSM...]}
 LOCKC=${3:?}
 shift 3
 APPS=("$@")
-need_root_netns_tc
+need_root_netns
+command -v tc >/dev/null || skip "tc is not available"
 
 ID=$$
-BR="dfb$ID"
-NS=("dfA$ID" "dfB$ID")
 ADDR=(10.78.0.11 10.78.0.12)
-VETH=("dfv${ID}0" "dfv${ID}1")
-CLEANUP+=("ip link del $BR 2>/dev/null")
-for i in 0 1; do
-  CLEANUP+=("ip netns del ${NS[$i]} 2>/dev/null" "ip link del ${VETH[$i]} 2>/dev/null")
-done
-
-setup() {
-  ip link add "$BR" type bridge || return 1
-  ip link set "$BR" up || return 1
-  local i
-  for i in 0 1; do
-    ip netns add "${NS[$i]}" || return 1
-    ip link add "${VETH[$i]}" type veth peer name eth0 netns "${NS[$i]}" || return 1
-    ip link set "${VETH[$i]}" master "$BR" up || return 1
-    ip -n "${NS[$i]}" addr add "${ADDR[$i]}/24" dev eth0 || return 1
-    ip -n "${NS[$i]}" link set eth0 up || return 1
-    ip -n "${NS[$i]}" link set lo up || return 1
-  done
-}
-if ! setup; then
-  echo "skip: cannot create namespaces, veth pairs or a bridge here"; exit 77
+if ! netns_hosts df "${ADDR[@]}"; then
+  skip "cannot create namespaces, veth pairs or a bridge here"
 fi
 # tc netem may be missing (a kernel without sch_netem). Then loss and
 # duplication come from nftables rules on the ingress of the bridge-side
@@ -53,7 +33,7 @@ if ! tc qdisc add dev "${VETH[0]}" root netem loss 1% 2>/dev/null; then
   SHAPER=nft
   if ! command -v nft >/dev/null ||
      ! nft add table netdev "dft$ID" 2>/dev/null; then
-    echo "skip: neither tc netem nor nftables (netdev family) is available"; exit 77
+    skip "neither tc netem nor nftables (netdev family) is available"
   fi
   CLEANUP+=("nft delete table netdev dft$ID 2>/dev/null")
 fi

@@ -12,7 +12,8 @@
 # its ranks had bound (read from /proc while the job ran), and no new file
 # in /dev/shm.
 # Runs on this machine only (no namespaces needed).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/job_probe.sh"
 JOB=${2:?usage: $0 DSMRUN FAULTS_JOB}
 N=4
 SHM0=$(shm_count)

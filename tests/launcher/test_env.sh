@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_env.sh DSMRUN — what every rank of a local job is given, and how the
 # job's exit status and output come back.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # 1. Four local ranks print their environment.
 run_dsmrun "$T/out" "$T/err" -n 4 sh -c \

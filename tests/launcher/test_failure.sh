@@ -2,7 +2,7 @@
 # test_failure.sh DSMRUN — one rank fails while the others would run for a
 # long time: the job must be down within seconds, name the right rank, and
 # leave no process behind.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # Every process of these jobs carries MARK in its command line (the shell's
 # $0 and the sleep's argument), so pgrep finds leftovers of this test only.

@@ -2,7 +2,7 @@
 # test_hello.sh DSMRUN HELLO_PROG — a libdsm job (dsm_startup, dsm_barrier,
 # dsm_exit) started by dsmrun: the environment dsmrun gives is the one the
 # library's bootstrap reads, and a rank's failure is blamed on that rank.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 HELLO=${2:?usage: $0 DSMRUN HELLO_PROG}
 
 for n in 1 2 4; do

@@ -4,7 +4,7 @@
 # "launcher" is env(1), which execs its arguments like ip netns exec does,
 # and "ssh" is a stand-in script that runs the command string with sh -c
 # the way sshd hands it to the remote user's shell.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 cat >"$T/hosts" <<'HOSTS'
 # a comment line, then hosts as mpirun writes them, plus addr=

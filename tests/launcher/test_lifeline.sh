@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_lifeline.sh DSMRUN LIFELINE_PROG — kill -9 dsmrun itself: every rank
 # must see its lifeline close and stop, although nobody signals it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 PROG=${2:?usage: $0 DSMRUN LIFELINE_PROG}
 N=4
 

@@ -9,39 +9,15 @@
 # Needs root and ip netns; exits 77 (skipped) otherwise. All names carry
 # this shell's pid so that parallel runs do not collide; the addresses
 # (10.77.0.0/24) exist only inside this test's namespaces.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 PROG=${2:?usage: $0 DSMRUN LIFELINE_PROG [HELLO_PROG]}
 HELLO=${3:-}
 
-if [ "$(id -u)" -ne 0 ]; then echo "skip: needs root"; exit 77; fi
-if ! command -v ip >/dev/null || ! ip netns list >/dev/null 2>&1; then
-  echo "skip: ip netns is not available"; exit 77
-fi
+need_root_netns
 
-ID=$$
-BR="dsb$ID"                 # interface names: at most 15 characters
-NS=("dsmA$ID" "dsmB$ID" "dsmC$ID")
 ADDR=(10.77.0.11 10.77.0.12 10.77.0.13)
-CLEANUP+=("ip link del $BR 2>/dev/null")
-for i in 0 1 2; do
-  CLEANUP+=("ip netns del ${NS[$i]} 2>/dev/null" "ip link del dsv$ID$i 2>/dev/null")
-done
-
-setup() {
-  ip link add "$BR" type bridge || return 1
-  ip link set "$BR" up || return 1
-  local i
-  for i in 0 1 2; do
-    ip netns add "${NS[$i]}" || return 1
-    ip link add "dsv$ID$i" type veth peer name eth0 netns "${NS[$i]}" || return 1
-    ip link set "dsv$ID$i" master "$BR" up || return 1
-    ip -n "${NS[$i]}" addr add "${ADDR[$i]}/24" dev eth0 || return 1
-    ip -n "${NS[$i]}" link set eth0 up || return 1
-    ip -n "${NS[$i]}" link set lo up || return 1
-  done
-}
-if ! setup; then
-  echo "skip: cannot create namespaces, veth pairs or a bridge here"; exit 77
+if ! netns_hosts ds "${ADDR[@]}"; then
+  skip "cannot create namespaces, veth pairs or a bridge here"
 fi
 
 cat >"$T/hosts" <<HOSTS
@@ -68,7 +44,7 @@ check "DSM_MASTER is ${ADDR[0]}:port" \
 check "fd lifeline through ip netns exec" [ "$(awk '{print $5}' "$T/out" | sort -u)" = 3 ]
 
 # 2. A failing rank in one namespace stops the others.
-MARK="dsmrun-netns-test-$ID-$RANDOM"
+MARK="dsmrun-netns-test-$$-$RANDOM"
 run_dsmrun "$T/out" "$T/err" -n 4 --hostfile "$T/hosts" --launcher "$LAUNCH" --max-time 30 \
   sh -c '[ "$DSM_RANK" = 3 ] && exit 9; sleep 1000' "$MARK"
 check "remote failure: status 9" [ "$RC" -eq 9 ]

@@ -8,13 +8,13 @@
 # and random port in a temporary directory, run in the foreground (-D) as a
 # child of this script and killed on exit. Exits 77 (skipped) when there is
 # no sshd or it cannot start, printing why.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 PROG=${2:?usage: $0 DSMRUN LIFELINE_PROG [HELLO_PROG]}
 HELLO=${3:-}
 
 SSHD=/usr/sbin/sshd
 if [ ! -x "$SSHD" ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
-  echo "skip: openssh-server or openssh-client is not installed"; exit 77
+  skip "openssh-server or openssh-client is not installed"
 fi
 # sshd insists on its privilege-separation directory.
 [ -d /run/sshd ] || mkdir -p -m 0755 /run/sshd 2>/dev/null
@@ -60,13 +60,13 @@ CONF
   return 1
 }
 if ! start_sshd; then
-  echo "skip: sshd does not start here:"; cat "$T/sshd.log"; exit 77
+  skip "sshd does not start here: $(cat "$T/sshd.log")"
 fi
 CLEANUP+=("kill $SSHD_PID 2>/dev/null; wait $SSHD_PID 2>/dev/null")
 
 SSH_OPTS="-p $PORT -i $T/userkey -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes"
 if ! ssh $SSH_OPTS 127.0.0.1 true </dev/null 2>"$T/ssh-probe.err"; then
-  echo "skip: ssh to the test sshd fails:"; cat "$T/ssh-probe.err" "$T/sshd.log"; exit 77
+  skip "ssh to the test sshd fails: $(cat "$T/ssh-probe.err" "$T/sshd.log")"
 fi
 
 # What a rank reports: rank, whether it came through sshd, its lifeline,

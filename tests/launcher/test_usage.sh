@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_usage.sh DSMRUN — bad usage gives "dsmrun: error: ..." and status 2;
 # --help and --version work.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # bad CASE-NAME EXPECTED-MESSAGE-REGEX ARGS...
 bad() {

@@ -1,0 +1,86 @@
+/*
+ * lower_context.c — what the lowering passes share while they write C:
+ * output buffers (Out), substitution contexts (Ctx) and the stack of
+ * constructs being lowered (Frame).
+ *
+ * This module knows nothing about OpenMP or about the token stream: lower.c
+ * and the omp_*.c lowerings write generated text into Outs, emit.c writes
+ * the user's tokens into them, and each asks a Ctx how a symbol prints at
+ * the point it is writing (its own name, "(*x)" through a pointer in an
+ * outlined function, a private copy's name).
+ */
+#include "ir.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+Frame *frames;
+int uid;
+Out *prelude;
+
+Out *out_mem(void)
+{
+  Out *o = xcalloc(1, sizeof *o);
+  o->f = open_memstream(&o->buf, &o->len);
+  o->file = -1;
+  o->need_mark = 1;
+  return o;
+}
+
+char *out_take(Out *o)
+{
+  fclose(o->f);
+  char *s = o->buf;
+  free(o);
+  return s;
+}
+
+void gen(Out *o, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(o->f, fmt, ap);
+  va_end(ap);
+}
+
+Ctx *ctx_add(Ctx *up, Sym *s, const char *repl)
+{
+  Ctx *c = xcalloc(1, sizeof *c);
+  c->sym = s;
+  c->repl = xstrdup(repl);
+  c->up = up;
+  return c;
+}
+
+const char *sym_text(Ctx *ctx, Sym *s)
+{
+  for (Ctx *c = ctx; c; c = c->up)
+    if (c->sym == s) return c->repl;
+  return s->name;
+}
+
+int frame_find(int kind, int stop_at_parallel)
+{
+  for (Frame *f = frames; f; f = f->up) {
+    if (stop_at_parallel && f->kind == OMP_PARALLEL) return 0;
+    if (f->kind == kind) return 1;
+  }
+  return 0;
+}
+
+void push(int kind, const char *name)
+{
+  Frame *f = xcalloc(1, sizeof *f);
+  f->kind = kind;
+  f->name = name;
+  f->up = frames;
+  frames = f;
+}
+
+void pop(void)
+{
+  Frame *f = frames;
+  frames = f->up;
+  free(f);
+}

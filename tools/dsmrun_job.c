@@ -1,0 +1,258 @@
+/*
+ * dsmrun_job.c — the running job: one thread, one poll() loop over a
+ * signalfd and the ranks' output pipes, until every rank is gone.
+ *
+ * Deadlines (--max-time, the blame grace, the SIGTERM-to-SIGKILL
+ * escalation) are poll timeouts. There is no sleeping and no polling on a
+ * timer. SIGCHLD only wakes the loop: ranks are reaped with
+ * waitpid(WNOHANG) on every wakeup.
+ *
+ * The first rank to fail (a non-zero status or a signal) stops the job:
+ * the lifelines close (remote ranks stop by themselves), every rank's
+ * process group gets SIGTERM, and SIGKILL KILL_GRACE_MS later. A rank that
+ * exits with DSMRUN_EXIT_PEER_LOST (75) stopped because *another* rank
+ * failed; the culprit is probably exiting right now, so the stop waits
+ * BLAME_GRACE_MS for it, and dsmrun.c can name it rather than the first of
+ * its victims. A signal to dsmrun is forwarded to the ranks (so their
+ * handlers run); a second one kills them at once.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dsmrun.h"
+
+/* How long SIGTERM gets before SIGKILL, and how long the culprit of a
+ * failure gets to exit by itself after its victims exited with 75. */
+#define KILL_GRACE_MS 2000
+#define BLAME_GRACE_MS 1000
+
+/* The job's clock: monotonic milliseconds. */
+static int64_t now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Signal r and, when it leads one, its process group, so that what it
+ * forked goes too. The signal marks r as not failing by itself. */
+static void kill_rank(dsmrun_rank_t *r, int sig)
+{
+  if (!r->alive)
+    return;
+  r->signalled = 1;
+  if (r->own_pgrp && kill(-r->pid, sig) == 0)
+    return;
+  kill(r->pid, sig);
+}
+
+static void close_lifelines(dsmrun_job_t *j)
+{
+  for (unsigned i = 0; i < j->n; i++)
+    if (j->r[i].life_w >= 0) {
+      close(j->r[i].life_w);
+      j->r[i].life_w = -1;
+    }
+}
+
+void dsmrun_job_stop(dsmrun_job_t *j, int sig)
+{
+  close_lifelines(j);
+  for (unsigned i = 0; i < j->n; i++)
+    kill_rank(&j->r[i], sig);
+  if (!j->stopping) {
+    j->stopping = 1;
+    j->kill_at = now_ms() + KILL_GRACE_MS;
+  }
+  j->stop_at = 0;
+}
+
+int dsmrun_failed(int wstatus)
+{
+  return !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+}
+
+/* r has exited: record how and in what order, and stop the job if r
+ * failed by itself (or soon, if it is a victim). */
+static void on_rank_exit(dsmrun_job_t *j, dsmrun_rank_t *r, int wstatus)
+{
+  r->alive = 0;
+  r->wstatus = wstatus;
+  r->exit_seq = ++j->exit_seq;
+  j->nalive--;
+  if (r->life_w >= 0) {
+    close(r->life_w);
+    r->life_w = -1;
+  }
+  if (j->o.verbose) {
+    if (WIFEXITED(wstatus))
+      dsmrun_note("rank %u (pid %d) exited with status %d", r->id, (int)r->pid,
+                  WEXITSTATUS(wstatus));
+    else
+      dsmrun_note("rank %u (pid %d) killed by signal %s", r->id, (int)r->pid,
+                  dsmrun_signame(WTERMSIG(wstatus)));
+  }
+  if (!dsmrun_failed(wstatus) || j->stopping)
+    return;
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == DSMRUN_EXIT_PEER_LOST) {
+    /* A victim: the culprit is probably exiting right now. */
+    if (!j->stop_at)
+      j->stop_at = now_ms() + BLAME_GRACE_MS;
+  } else {
+    dsmrun_job_stop(j, SIGTERM);
+  }
+}
+
+/* Collect every rank that has exited. */
+static void reap(dsmrun_job_t *j)
+{
+  for (;;) {
+    int st;
+    pid_t pid = waitpid(-1, &st, WNOHANG);
+    if (pid <= 0)
+      return;
+    for (unsigned i = 0; i < j->n; i++)
+      if (j->r[i].pid == pid && j->r[i].alive) {
+        on_rank_exit(j, &j->r[i], st);
+        break;
+      }
+  }
+}
+
+void dsmrun_job_prepare(dsmrun_job_t *j, sigset_t *orig_mask)
+{
+  /* Signals arrive through the signalfd only. Children get the old mask and
+   * the default SIGPIPE back before exec. */
+  sigset_t mask;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGCHLD);
+  sigaddset(&mask, SIGINT);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGHUP);
+  sigaddset(&mask, SIGQUIT);
+  sigprocmask(SIG_BLOCK, &mask, orig_mask);
+  j->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (j->sigfd < 0)
+    dsmrun_die("signalfd: %s", strerror(errno));
+  signal(SIGPIPE, SIG_IGN);   /* a closed stdout must not kill the launcher */
+
+  j->r = calloc(j->n, sizeof *j->r);
+  if (!j->r)
+    dsmrun_die("out of memory");
+  if (j->o.max_time > 0)
+    j->max_at = now_ms() + (int64_t)ceil(j->o.max_time * 1000.0);
+}
+
+/* The tag of r's output lines: its rank with --tag-output, else none. */
+static int tag_of(const dsmrun_job_t *j, const dsmrun_rank_t *r)
+{
+  return j->o.tag_output ? (int)r->id : -1;
+}
+
+/* Milliseconds until the nearest deadline, for poll; -1 when none. */
+static int poll_timeout(const dsmrun_job_t *j)
+{
+  int64_t now = now_ms(), next = INT64_MAX;
+  if (j->max_at && !j->stopping)
+    next = j->max_at;
+  if (j->stop_at && j->stop_at < next)
+    next = j->stop_at;
+  if (j->kill_at && j->kill_at < next)
+    next = j->kill_at;
+  return next == INT64_MAX ? -1 : next <= now ? 0
+       : (int)(next - now > INT_MAX ? INT_MAX : next - now);
+}
+
+/* Signals dsmrun got: forwarded the first time, SIGKILL the second. */
+static void take_signals(dsmrun_job_t *j)
+{
+  struct signalfd_siginfo si[16];
+  ssize_t got = read(j->sigfd, si, sizeof si);
+  for (ssize_t k = 0; k < got / (ssize_t)sizeof si[0]; k++) {
+    int sig = (int)si[k].ssi_signo;
+    if (sig == SIGCHLD)
+      continue;                       /* reaped by the loop */
+    if (j->stop_signal) {
+      /* Asked twice: no more patience. */
+      dsmrun_job_stop(j, SIGKILL);
+      continue;
+    }
+    j->stop_signal = sig;
+    dsmrun_note("got %s; stopping the job", dsmrun_signame(sig));
+    /* Forward the same signal, so that a program's handler runs. */
+    dsmrun_job_stop(j, sig);
+  }
+}
+
+/* Act on the deadlines that have passed. */
+static void check_deadlines(dsmrun_job_t *j)
+{
+  int64_t now = now_ms();
+  if (j->max_at && !j->stopping && now >= j->max_at && j->nalive) {
+    j->max_time_hit = 1;
+    dsmrun_note("error: the job exceeded --max-time %g s; stopping it", j->o.max_time);
+    dsmrun_job_stop(j, SIGTERM);
+  }
+  if (j->stop_at && now >= j->stop_at && !j->stopping)
+    dsmrun_job_stop(j, SIGTERM);
+  if (j->kill_at && now >= j->kill_at) {
+    for (unsigned i = 0; i < j->n; i++)
+      kill_rank(&j->r[i], SIGKILL);
+    j->kill_at = 0;
+  }
+}
+
+void dsmrun_job_run(dsmrun_job_t *j)
+{
+  size_t cap = 1 + 2 * (size_t)j->n;
+  struct pollfd *pfd = dsmrun_xmalloc(cap * sizeof *pfd);
+  dsmrun_linebuf_t **who = dsmrun_xmalloc(cap * sizeof *who);
+  dsmrun_rank_t **whor = dsmrun_xmalloc(cap * sizeof *whor);
+  while (j->nalive > 0) {
+    size_t np = 0;
+    pfd[np++] = (struct pollfd){ .fd = j->sigfd, .events = POLLIN };
+    for (unsigned i = 0; i < j->n; i++) {
+      dsmrun_linebuf_t *lbs[2] = { &j->r[i].out, &j->r[i].err };
+      for (int k = 0; k < 2; k++)
+        if (lbs[k]->fd >= 0) {
+          who[np] = lbs[k];
+          whor[np] = &j->r[i];
+          pfd[np++] = (struct pollfd){ .fd = lbs[k]->fd, .events = POLLIN };
+        }
+    }
+    int rc = poll(pfd, np, poll_timeout(j));
+    if (rc < 0 && errno != EINTR)
+      dsmrun_die("poll: %s", strerror(errno));
+    if (rc > 0) {
+      for (size_t k = 1; k < np; k++)
+        if (pfd[k].revents)
+          dsmrun_pump(who[k], tag_of(j, whor[k]), 0);
+      if (pfd[0].revents & POLLIN)
+        take_signals(j);
+    }
+    /* SIGCHLD may have been merged or be pending behind other signals;
+     * waitpid(WNOHANG) is cheap, so reap on every wakeup. */
+    reap(j);
+    check_deadlines(j);
+  }
+  /* Every rank is gone: what is left in the pipes is all they wrote. */
+  for (unsigned i = 0; i < j->n; i++) {
+    dsmrun_rank_t *r = &j->r[i];
+    if (r->out.fd >= 0)
+      dsmrun_pump(&r->out, tag_of(j, r), 1);
+    if (r->err.fd >= 0)
+      dsmrun_pump(&r->err, tag_of(j, r), 1);
+  }
+  free(pfd);
+  free(who);
+  free(whor);
+}
