@@ -22,8 +22,10 @@
  *
  * Only collectives of the whole job move homes (a team of fewer processes
  * leaves the others' tables as they are). After a barrier of the whole job
- * every process holds every interval record up to it, so records can be
- * discarded there (gc.c).
+ * every process holds every interval record up to it; records are discarded
+ * one such barrier later (gc.c), because a peer that has not yet taken the
+ * last departure may still lack the newest ones, and a sender omits what it
+ * discarded.
  *
  * Wire: arrival part: first:u32 last:u32 (own intervals of the epoch).
  * Departure part: flags:u32 (1: whole job, 2: every record delivered), with
@@ -40,6 +42,7 @@
 #define MULTI 0xffffffffu
 
 static uint32_t epoch_first = 1;    /* our first interval of the current epoch */
+static uint32_t prev_upto[DSM__MAX_PROCS];  /* records everyone held at the last full barrier */
 
 /* Manager: page -> its one writer + 1, or MULTI. Open addressing. */
 static uint32_t *wkey, *wval;
@@ -199,8 +202,14 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
     dsm__epoch++;
     epoch_first = dsm__vt[dsm__rank] + 1;
     dsm__home_retry();
-    if ((flags & 2) && dsm__gc_wanted())
-      dsm__gc_run(upto);
+    if (flags & 2) {
+      /* Everyone has taken the previous barrier's departure by now (they
+       * arrived at this one), so they hold everything up to prev_upto; not
+       * necessarily this one's yet. */
+      if (dsm__gc_wanted())
+        dsm__gc_run(prev_upto);
+      memcpy(prev_upto, upto, dsm__nprocs * sizeof *upto);
+    }
   }
   return 0;
 }

@@ -11,9 +11,9 @@
  *
  * A read fault refreshes the copy (fetch.c), or at the home waits for the
  * diffs its copy lacks (home.c). A write fault records the page as written
- * in the open interval; away from the home it first takes a twin, from
- * which the release makes the diff that goes home. The home takes no twin:
- * its copy is the one the others' diffs are applied to.
+ * in the open interval and takes a twin: away from the home, the release
+ * makes the diff that goes home from it; at the home, it is the page as of
+ * the last release, which is what others are served meanwhile.
  *
  * Locking: dsm__mu is never held while waiting for the network, and the
  * service thread never waits for anything the application thread holds.
@@ -30,22 +30,24 @@
 #include "onesided.h"
 #include "transport.h"
 
-/* A write to a readable page. */
+/* A write to a readable page: record the page as written in the open
+ * interval. Away from the home, the twin is what the release diffs against.
+ * At the home, the twin is what a fetch is answered with until the release
+ * (home.c): a copy never holds writes of an interval its version vector
+ * does not claim, so a value the home writes and takes back within one
+ * interval never leaves it. */
 static void write_fault(uint32_t pg)
 {
   pthread_mutex_lock(&dsm__mu);
   dsm__page_t *p = dsm__page(pg);
   if (p->prot == DSM__PROT_READ) {
     DSM__STAT_INC(write_faults);
-    if (p->home != dsm__rank) {
-      p->twin = malloc(DSM__PAGE);
-      if (!p->twin) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-      memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);
-      dsm__stats_consistency(DSM__PAGE);
-      DSM__STAT_INC(twins);
-        } else {
-      /* At the home, the page is now written with no further notice until
-       * the release: one-sided readers must not take it meanwhile. */
+    DSM__ASSERT(!p->twin);
+    p->twin = dsm__twin_alloc();
+    memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);
+    DSM__STAT_INC(twins);
+    if (p->home == dsm__rank) {
+      /* One-sided readers must not take the page while it is written. */
       dsm__os_home_begin(pg);
     }
     p->dirty = 1;

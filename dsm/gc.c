@@ -5,13 +5,18 @@
  * diff only until it is sent home, and a page keeps at most one need per
  * writer. What grows is the store of interval records, which a process
  * keeps so that it can hand them on to peers that lack them. After a
- * barrier of the whole job every process holds every record up to it, so
- * none will ever be asked for again and all can go; when a process holds
- * more than DSM_GC_MB (default 4) of consistency data, it drops them at the
- * next such barrier (collective.c), up to the vector time the barrier's
- * manager had when it sent the departures (records a fast peer already
- * brought for the next barrier stay). Each process decides alone: nothing
- * about it is collective, and no extra barrier is needed.
+ * barrier of the whole job every process holds every record up to the
+ * vector time the barrier's manager had when it sent the departures, so
+ * none of those will ever be asked for again. But a process that has left
+ * the barrier cannot tell whether a peer has taken its departure yet, and a
+ * sender omits the records it discarded (it assumes the receiver has them),
+ * so records go one barrier later: at barrier k, those up to barrier k-1's
+ * vector, which every peer holds since it arrived at barrier k. A process
+ * discards when it holds more than DSM_GC_MB (default 4) of consistency
+ * data. Each process decides alone: nothing about it is collective, and no
+ * extra barrier is needed. (The rewrite first discarded at barrier k itself,
+ * and tests/sync/gc_race caught a semaphore signal whose records had a gap
+ * at a manager still in the barrier.)
  *
  * A program that never passes a barrier of the whole job (only locks, or
  * teams smaller than the job) keeps its records: they cost 12 bytes plus 4

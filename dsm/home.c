@@ -7,7 +7,9 @@
  * them. A process whose copy is out of date asks for the whole page (PAGE);
  * the home answers once its copy holds every interval the request names
  * (its version vector pv covers the needs), deferring the answer until the
- * diffs it lacks have come.
+ * diffs it lacks have come. A page the home is writing in its open interval
+ * is answered with its twin, the page as of the home's last release: a copy
+ * never holds a write its version vector does not claim.
  *
  * Exclusive pages. A home page that no one else holds a copy of needs no
  * tracking at all: it stays writable across releases, takes no fault and
@@ -160,7 +162,9 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     serve(pg, p, origin);
     if (p->pv)
       memcpy(out + one * k, p->pv, dsm__nprocs * 4);
-    memcpy(out + one * k + dsm__nprocs * 4, dsm__page_sys(pg), DSM__PAGE);
+    /* Written in our open interval: the twin is the page as of our last
+     * release, which is what pv says it holds. */
+    memcpy(out + one * k + dsm__nprocs * 4, p->dirty ? p->twin : dsm__page_sys(pg), DSM__PAGE);
     dsm__os_home_served(pg);
   }
   /* Reply outside dsm__mu would be nicer, but the reply is only queued. */
@@ -250,6 +254,11 @@ static int apply_diffs(unsigned writer, const uint8_t *data, size_t len)
     dsm__os_home_begin(pg);
     if (dsm__diff_apply(dsm__page_sys(pg), DSM__PAGE, d, n) < 0)
       dsm__fatal(DSM__EXIT_FATAL, "malformed diff from rank %u for page %u", writer, pg);
+    /* Written in our open interval too: the twin we answer fetches with
+     * must hold what pv is about to claim (the writer's bytes are not ours,
+     * in a program without data races). */
+    if (p->dirty && p->twin)
+      dsm__diff_apply(p->twin, DSM__PAGE, d, n);
     uint32_t *pv = dsm__page_pv(p);
     if (idx > pv[writer])
       pv[writer] = idx;

@@ -75,6 +75,39 @@ dsm__interval_t *dsm__interval_get(uint32_t proc, uint32_t idx)
   return store[proc][idx - dsm__gc_vt[proc] - 1];
 }
 
+/* ---- twins ----------------------------------------------------------------------- */
+
+/* Twins come and go with every interval; a free list of them saves a
+ * malloc/free pair per write fault (kept small: what one interval used). */
+static uint8_t **twin_pool;
+static size_t ntwin_pool, twin_pool_cap;
+
+uint8_t *dsm__twin_alloc(void)
+{
+  uint8_t *t = ntwin_pool ? twin_pool[--ntwin_pool] : malloc(DSM__PAGE);
+  if (!t) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  dsm__stats_consistency(DSM__PAGE);
+  return t;
+}
+
+void dsm__twin_free(uint8_t *t)
+{
+  if (!t)
+    return;
+  dsm__stats_consistency(-(int64_t)DSM__PAGE);
+  if (ntwin_pool < 256) {
+    if (ntwin_pool == twin_pool_cap) {
+      twin_pool_cap = twin_pool_cap ? 2 * twin_pool_cap : 64;
+      uint8_t **np = realloc(twin_pool, twin_pool_cap * sizeof *twin_pool);
+      if (!np) { free(t); return; }
+      twin_pool = np;
+    }
+    twin_pool[ntwin_pool++] = t;
+  } else {
+    free(t);
+  }
+}
+
 /* ---- needs ----------------------------------------------------------------------- */
 
 uint32_t *dsm__page_pv(dsm__page_t *p)
@@ -152,15 +185,16 @@ void dsm__release(void)
     p->own_last = iv->idx;
     if (p->home == me) {
       dsm__home_released(pg, p, iv->idx);
+      dsm__twin_free(p->twin);
+      p->twin = NULL;
     } else {
       /* Even an empty diff goes home: it moves the home's version past this
        * interval, which readers holding our notice wait for. */
       DSM__ASSERT(p->twin);
       size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
       dsm__home_queue_diff(pg, p->home, iv->idx, tmp, len);
-      free(p->twin);
+      dsm__twin_free(p->twin);
       p->twin = NULL;
-      dsm__stats_consistency(-(int64_t)DSM__PAGE);
       dsm__page_pv(p)[me] = iv->idx;
       DSM__STAT_INC(diffs_created);
       DSM__STAT_ADD(diff_bytes_created, len);

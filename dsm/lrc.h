@@ -83,6 +83,10 @@ int  dsm__need_met(const dsm__page_t *p, const uint32_t *pv);
 /* The per-page version vector, allocated on first use. */
 uint32_t *dsm__page_pv(dsm__page_t *p);
 
+/* Twins (4 KiB, counted as consistency data), from a small pool. */
+uint8_t *dsm__twin_alloc(void);
+void dsm__twin_free(uint8_t *t);
+
 /* Pages written in the open interval. */
 extern uint32_t *dsm__dirty;
 extern size_t dsm__ndirty;

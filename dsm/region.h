@@ -66,8 +66,9 @@ typedef struct dsm__page {
   uint32_t alloc_run;  /* allocator: pages in a large block starting here */
   uint32_t own_last;   /* newest own interval that wrote the page (its diff may
                           still be on its way to the home) */
-  uint8_t *twin;       /* non-home writer: copy taken at the first write of the
-                          open interval */
+  uint8_t *twin;       /* copy taken at the first write of the open interval:
+                          elsewhere what the diff is made against, at the home
+                          what fetches get until the release */
   uint32_t *pv;        /* version of this copy: per writer, the newest interval
                           whose writes it contains (NULL: all zero) */
   struct dsm__need *need;        /* write notices this copy does not satisfy yet */

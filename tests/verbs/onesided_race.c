@@ -1,17 +1,21 @@
 /*
  * onesided_race.c — one-sided page reads race with the home's own writes.
  *
- * Rank 0 is the home of ROUNDS x PAGES pages. In each round it rewrites that
- * round's pages over and over: every interval writes one page twice, first
- * with a value no release ever shows (interim) and then with the value the
- * release publishes (final), then closes with a lock release. Meanwhile
- * every other rank reads the round's pages for the first time (cold misses,
- * read one-sided from rank 0's memory once its chunk is registered) and
- * checks each page as a whole: every word equal, and equal to 0 or to a
- * final value of that page. A page taken while the home was writing it —
- * torn, or showing an interim value — fails the test. The stand-in's
- * STANDIN_SLOW_READ=1 stretches every READ over many scheduler quanta, so
- * such reads happen unless the sequence words keep them out.
+ * Rank 0 is the home of ROUNDS x PAGES pages. Before a round, rank 1 reads
+ * each of its pages once, so that they are shared (a page nobody else holds
+ * is exclusive at its home and written without any tracking; the first
+ * fetch of it can only take it as it is). In the round rank 0 rewrites the
+ * pages over and over: every interval writes one page twice, first with a
+ * value no release ever shows (interim) and then with the value the release
+ * publishes (final), then closes with a lock release. Meanwhile every other
+ * rank reads the round's pages (rank 1 its own copy; the others for the
+ * first time: read one-sided from rank 0's memory once its chunk is
+ * registered, or fetched, which the home answers with the page as of its
+ * last release) and checks each page as a whole: every word equal, and
+ * equal to 0 or to a final value of that page. A page taken while the home
+ * was writing it — torn, or showing an interim value — fails the test. The
+ * stand-in's STANDIN_SLOW_READ=1 stretches every READ over many scheduler
+ * quanta, so such reads happen unless the sequence words keep them out.
  *
  * After each round every rank also checks the last values through the
  * ordinary diff path, and at the end that pages really were read one-sided.
@@ -63,6 +67,9 @@ int main(int argc, char **argv)
   long bad = 0;
   for (uint32_t r = 0; r < ROUNDS; r++) {
     uint32_t *round = pages + (size_t)r * PAGES * WORDS;
+    if (me == 1)
+      for (uint32_t k = 0; k < PAGES; k++)
+        CHECK_EQ(round[(size_t)k * WORDS], 0);
     dsm_barrier(1);
     if (me == 0) {
       uint32_t pass = 0;
