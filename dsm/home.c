@@ -108,6 +108,8 @@ static void subs_clear(dsm__page_t *p)
 /* Another process takes a copy of home page pg. */
 static void serve(uint32_t pg, dsm__page_t *p, unsigned reader)
 {
+  DSM__DEBUG("serve page %u to rank %u%s%s", pg, reader, p->excl ? " (exclusive)" : "",
+             p->dirty ? " (twin)" : "");
   if (p->excl) {
     /* Shared from now on: protect before the copy is taken, so that every
      * later write of ours faults, is recorded and reaches the reader as a
@@ -221,8 +223,26 @@ static void catch_up(uint32_t pg, dsm__page_t *p)
   }
 }
 
-/* DIFF: seq, epoch, idx, count, then per page: pg, len, diff. Returns 0 when
- * it must wait for our epoch (nothing applied then). */
+/* Does our copy of p hold base, the version the writer's twin was taken
+ * from? Diffs of different writers travel separately, and a writer may have
+ * got an earlier writer's bytes without our copy (a lock carries diffs to
+ * its next holder: carry.c), so a diff can arrive before one that
+ * happened before it. It waits until its base is here: writes of one page
+ * land in happens-before order. */
+static int holds_base(const dsm__page_t *p, const uint32_t *base)
+{
+  for (unsigned q = 0; q < dsm__nprocs; q++) {
+    uint32_t b;
+    memcpy(&b, base + q, 4);
+    if (b && (!p->pv || p->pv[q] < b))
+      return 0;
+  }
+  return 1;
+}
+
+/* DIFF: seq, epoch, idx, count, then per page: pg, len, base[nprocs], diff.
+ * Returns 0 when it must wait (for our epoch, or for an earlier writer's
+ * diff); nothing is applied then. */
 static int apply_diffs(unsigned writer, const uint8_t *data, size_t len)
 {
   dsm__rd_t r = dsm__rd(data, len);
@@ -233,24 +253,34 @@ static int apply_diffs(unsigned writer, const uint8_t *data, size_t len)
   dsm__rd_t scan = r;
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = dsm__rd_u32(&scan), n = dsm__rd_u32(&scan);
+    const uint32_t *base = dsm__rd_take(&scan, dsm__nprocs * 4);
     if (scan.bad || pg >= dsm__npages || !dsm__rd_take(&scan, n))
       dsm__fatal(DSM__EXIT_FATAL, "malformed DIFF from rank %u", writer);
-    if (dsm__page(pg)->home != dsm__rank && epoch > dsm__epoch)
+    dsm__page_t *p = dsm__page(pg);
+    if (p->home != dsm__rank) {
+      if (epoch > dsm__epoch)
+        return 0;          /* the page moves here at a collective we have not seen yet */
+    } else if (!holds_base(p, base)) {
       return 0;
+    }
   }
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = dsm__rd_u32(&r), n = dsm__rd_u32(&r);
+    r.off += dsm__nprocs * 4;
     const uint8_t *d = dsm__rd_take(&r, n);
     dsm__page_t *p = dsm__page(pg);
     if (p->home != dsm__rank) {
-      /* Sent before a collective moved the page to its writer, who has the
-       * writes already. Anyone else's diff cannot be late: the new home had
-       * to fetch the page, which waited for it. */
-      if (p->home == writer)
+      /* Sent before a collective moved the page: its new home holds these
+       * writes already (it wrote the page alone in that epoch, and had to
+       * hold every earlier write to do so). */
+      if (epoch < dsm__epoch)
         continue;
-      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent me its diff of page %u, "
-                 "whose home is rank %u", writer, pg, p->home);
+      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent me its diff of page %u in "
+                 "epoch %u, but its home is rank %u", writer, pg, epoch, p->home);
     }
+    uint32_t *pv = dsm__page_pv(p);
+    if (pv[writer] >= idx)
+      continue;            /* already here */
     dsm__os_home_begin(pg);
     if (dsm__diff_apply(dsm__page_sys(pg), DSM__PAGE, d, n) < 0)
       dsm__fatal(DSM__EXIT_FATAL, "malformed diff from rank %u for page %u", writer, pg);
@@ -259,9 +289,7 @@ static int apply_diffs(unsigned writer, const uint8_t *data, size_t len)
      * in a program without data races). */
     if (p->dirty && p->twin)
       dsm__diff_apply(p->twin, DSM__PAGE, d, n);
-    uint32_t *pv = dsm__page_pv(p);
-    if (idx > pv[writer])
-      pv[writer] = idx;
+    pv[writer] = idx;
     p->tainted = 1;      /* the writer holds a copy */
     catch_up(pg, p);
     dsm__os_home_end(pg);
@@ -315,6 +343,13 @@ static void on_diff(const dsm__msg_t *m)
     *pp = d;
   }
   if (drain_diffs(w)) {
+    /* Others' diffs may have been waiting for this one. */
+    int more = 1;
+    while (more) {
+      more = 0;
+      for (unsigned q = 0; q < dsm__nprocs; q++)
+        more |= drain_diffs(q);
+    }
     retry_reqs();
     pthread_cond_broadcast(&home_cv);
   }
@@ -366,7 +401,8 @@ void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx)
   }
 }
 
-void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint8_t *diff, size_t len)
+void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *base,
+                          const uint8_t *diff, size_t len)
 {
   dsm__buf_t *b = &diff_out[home];
   if (!b->len) {
@@ -377,6 +413,10 @@ void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint8_t *di
   }
   dsm__buf_u32(b, pg);
   dsm__buf_u32(b, (uint32_t)len);
+  if (base)
+    dsm__buf_put(b, base, dsm__nprocs * 4);
+  else
+    memset(dsm__buf_grow(b, dsm__nprocs * 4), 0, dsm__nprocs * 4);
   dsm__buf_put(b, diff, len);
   diff_count[home]++;
 }
@@ -444,6 +484,7 @@ void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to)
 {
   /* The new home wrote the page last and alone: its copy holds everything,
    * so ours is simply dropped (a later read fetches it from there). */
+  DSM__DEBUG("page %u: home moves to rank %u", pg, to);
   dsm__os_home_begin(pg);        /* no longer readable one-sided here */
   p->home = (uint16_t)to;
   p->excl = 0;
@@ -464,6 +505,7 @@ void dsm__home_take(uint32_t pg, dsm__page_t *p)
    * starts shared, write-protected; once we write it again, that write's
    * notice puts every older copy out of date, and the next collective may
    * make it exclusive (dsm__home_exclusive). */
+  DSM__DEBUG("page %u: home moves here (valid %d, prot %d)", pg, p->valid, p->prot);
   p->home = (uint16_t)dsm__rank;
   p->valid = 1;
   p->pushed = 0;
@@ -478,9 +520,13 @@ void dsm__home_take(uint32_t pg, dsm__page_t *p)
 
 void dsm__home_retry(void)
 {
-  int any = 0;
-  for (unsigned w = 0; w < dsm__nprocs; w++)
-    any |= drain_diffs(w);
+  int any = 0, more = 1;
+  while (more) {
+    more = 0;
+    for (unsigned w = 0; w < dsm__nprocs; w++)
+      more |= drain_diffs(w);
+    any |= more;
+  }
   retry_reqs();
   if (any)
     pthread_cond_broadcast(&home_cv);
@@ -495,6 +541,7 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
   if (p->home != dsm__rank || p->excl || p->tainted || p->dirty || p->need ||
       dsm__os_home_registered(pg))
     return;
+  DSM__DEBUG("page %u: exclusive again", pg);
   p->excl = 1;
   subs_clear(p);
   dsm__os_home_begin(pg);

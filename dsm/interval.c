@@ -160,7 +160,7 @@ int dsm__need_met(const dsm__page_t *p, const uint32_t *pv)
 
 /* ---- release ------------------------------------------------------------------------ */
 
-void dsm__release(void)
+static void release(dsm__carry_t **carry)
 {
   if (!dsm__ndirty)
     return;
@@ -184,7 +184,16 @@ void dsm__release(void)
     p->dirty = 0;
     p->own_last = iv->idx;
     if (p->home == me) {
+      if (carry) {
+        /* Our own writes only: diffs applied meanwhile went into the twin too. */
+        size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
+        dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
+      }
       dsm__home_released(pg, p, iv->idx);
+      /* The lock's next holder may make its copy current from the carried
+       * diff, without asking us: the page must not turn exclusive. */
+      if (carry)
+        p->tainted = 1;
       dsm__twin_free(p->twin);
       p->twin = NULL;
     } else {
@@ -192,7 +201,9 @@ void dsm__release(void)
        * interval, which readers holding our notice wait for. */
       DSM__ASSERT(p->twin);
       size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
-      dsm__home_queue_diff(pg, p->home, iv->idx, tmp, len);
+      dsm__home_queue_diff(pg, p->home, iv->idx, p->pv, tmp, len);
+      if (carry)
+        dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
       dsm__twin_free(p->twin);
       p->twin = NULL;
       dsm__page_pv(p)[me] = iv->idx;
@@ -211,6 +222,10 @@ void dsm__release(void)
   DSM__STAT_INC(intervals);
   dsm__home_flush_release();
 }
+
+void dsm__release(void) { release(NULL); }
+
+void dsm__release_carrying(dsm__carry_t **carry) { release(carry); }
 
 /* ---- acquire ------------------------------------------------------------------------ */
 

@@ -53,6 +53,10 @@ void dsm__lrc_init(void);
  * write notice for every dirty page, send the diffs of pages homed elsewhere
  * to their homes, push pages to their subscribers, write-protect. */
 void dsm__release(void);
+/* A release that also adds this interval's diffs to what a lock carries to
+ * its next holder (carry.c). */
+typedef struct dsm__carry dsm__carry_t;
+void dsm__release_carrying(dsm__carry_t **carry);
 /* Apply every interval record held but not yet applied: copies the records
  * name go out of date (a need per notice); pushed copies that satisfy every
  * need are installed instead. */
@@ -114,8 +118,10 @@ void dsm__home_init(void);
 void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
 /* Send what the release queued: diffs to other homes, pushes to readers. */
 void dsm__home_flush_release(void);
-/* Queue this process's diff of a page homed elsewhere (release). */
-void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint8_t *diff, size_t len);
+/* Queue this process's diff of a page homed elsewhere (release); base is
+ * the version of the copy the twin was taken from (NULL: zeros). */
+void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *base,
+                          const uint8_t *diff, size_t len);
 /* The home's own copy fell behind a notice (acquire): wait for the diff.
  * Without dsm__mu; takes it. */
 void dsm__home_wait(uint32_t pg);
@@ -146,6 +152,19 @@ int  dsm__coll_depart_apply(dsm__rd_t *r);
 /* Test knob DSM_TEST_LAG: called without dsm__mu just before a departure is
  * applied; sleeps on the rank it names. */
 void dsm__coll_lag(void);
+
+/* ---- carry.c: diffs that travel with a lock ------------------------------------------ */
+
+void dsm__carry_add(dsm__carry_t **c, uint32_t pg, uint32_t idx, const uint32_t *base,
+                    const uint8_t *diff, size_t len);
+/* Append what *c carries to a grant and give it up (*c becomes NULL). */
+void dsm__carry_encode(dsm__buf_t *b, dsm__carry_t **c);
+/* Take what a grant carries (replacing *c). -1 when malformed. */
+int  dsm__carry_decode(dsm__rd_t *r, dsm__carry_t **c);
+/* After the acquire of the lock it came with: bring out-of-date copies up to
+ * date from the carried diffs where they apply. */
+void dsm__carry_apply(dsm__carry_t *c);
+void dsm__carry_free(dsm__carry_t **c);
 
 /* ---- gc.c ------------------------------------------------------------------------------- */
 

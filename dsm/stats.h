@@ -37,6 +37,7 @@
   X(pushes_installed,   "pushed copies put to use (readable at once, or touched)")\
   X(push_unsubs,        "pushed pages never read: the reader unsubscribed")  \
   X(migrations,         "pages whose home moved to this process")            \
+  X(diffs_carried,      "diffs a lock carried, applied at its acquire")       \
   X(exclusive,          "home pages that became exclusive again at a collective")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \

@@ -17,32 +17,6 @@
 #include "runtime.h"
 #include "sync.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-/* An AddressSanitizer build (meson -Db_sanitize=address,...): ASan must leave
- * SIGSEGV to libsigsegv, or the first access to an invalid DSM page would be
- * reported as a crash instead of being served as a page fault. Linked into
- * every program that uses libdsm, so no environment variable is needed. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-  return "handle_segv=0:allow_user_segv_handler=1";
-}
-#endif
-
-#if defined(__SANITIZE_THREAD__)
-/* A ThreadSanitizer build: the DSM's page faults are synchronous SIGSEGVs
- * raised by application loads and stores to shared pages, never inside
- * malloc or a lock of the C library (their memory is private), so the
- * protocol code the fault handler runs may allocate and take dsm__mu.
- * TSan's "signal-unsafe call" check assumes asynchronous signals and would
- * flag every fault; data races are still reported. */
-const char *__tsan_default_options(void);
-const char *__tsan_default_options(void)
-{
-  return "report_signal_unsafe=0:second_deadlock_stack=1";
-}
-#endif
-
 static int exiting;               /* dsm_exit has started */
 
 static void on_exit_hook(int status, void *unused)

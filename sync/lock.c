@@ -59,6 +59,7 @@ struct dsm__lk {
                            -1: the TOKEN can overtake the "no") */
   int want;             /* the application waits for that TOKEN */
   struct succ next;
+  dsm__carry_t *carry;  /* diffs made under the lock, for the next holder (dsm/carry.c) */
   /* manager side */
   unsigned last;
   dsm__cwait_t *cwaiters;
@@ -97,12 +98,14 @@ static uint32_t *vt_copy(const uint32_t *vt)
   return c;
 }
 
-/* Grant reply / TOKEN payload: ok flag, then the records the receiver lacks. */
-static void grant(dsm__reqh_t h, const uint32_t *known)
+/* Grant reply / TOKEN payload: ok flag, then the records the receiver lacks,
+ * then the diffs the lock carries (they go with it). */
+static void grant(dsm__lk_t *lk, dsm__reqh_t h, const uint32_t *known)
 {
   dsm__buf_t b = { 0 };
   dsm__buf_u32(&b, 1);
   dsm__intervals_encode(&b, known);
+  dsm__carry_encode(&b, &lk->carry);
   dsm__tp_reply(h, b.p, b.len);
   dsm__buf_free(&b);
 }
@@ -116,7 +119,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
   DSM__DEBUG("lock %u: passed to rank %u%s", id, n.rank, n.phantom ? " (token)" : "");
   lk->have_token = 0;
   if (!n.phantom) {
-    grant(n.h, n.known);
+    grant(lk, n.h, n.known);
   } else if (n.rank == dsm__rank) {
     /* Our own failed try (cannot happen while a try of ours is pending,
      * since a further try then fails locally; kept for completeness). */
@@ -129,6 +132,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
     dsm__buf_u32(&b, DSM__LK_TOKEN);
     dsm__buf_u32(&b, id);
     dsm__intervals_encode(&b, n.known);
+    dsm__carry_encode(&b, &lk->carry);
     dsm__tp_send(n.rank, DSM__MSG_LOCK, b.p, b.len);
     dsm__buf_free(&b);
   }
@@ -145,7 +149,7 @@ static void holder_request(dsm__lk_t *lk, unsigned id, dsm__reqh_t h, unsigned o
   /* (want: the TOKEN is here but our application has not woken to take it.) */
   if (lk->have_token && !lk->held && !lk->want) {
     lk->have_token = 0;
-    grant(h, known);
+    grant(lk, h, known);
     return;
   }
   lk->next.present = 1;
@@ -220,7 +224,7 @@ static void on_lock(const dsm__msg_t *m)
     break;
   }
   case DSM__LK_TOKEN:
-    if (dsm__intervals_decode(&r) < 0 || lk->have_token)
+    if (dsm__intervals_decode(&r) < 0 || dsm__carry_decode(&r, &lk->carry) < 0 || lk->have_token)
       dsm__fatal(DSM__EXIT_FATAL, "malformed lock TOKEN from rank %u", m->origin);
     lk->have_token = 1;
     lk->phantoms--;
@@ -244,10 +248,11 @@ void dsm__lk_take_grant(unsigned id, const void *reply, size_t len)
   if (dsm__rd_u32(&r) != 1)
     dsm__fatal(DSM__EXIT_FATAL, "malformed grant of lock %u", id);
   pthread_mutex_lock(&dsm__mu);
-  if (dsm__intervals_decode(&r) < 0)
+  dsm__lk_t *lk = dsm__lk_get(id);
+  if (dsm__intervals_decode(&r) < 0 || dsm__carry_decode(&r, &lk->carry) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in the grant of lock %u", id);
   dsm__acquire();
-  dsm__lk_t *lk = dsm__lk_get(id);
+  dsm__carry_apply(lk->carry);
   DSM__ASSERT(!lk->have_token && !lk->held);
   lk->have_token = 1;
   lk->held = 1;
@@ -275,6 +280,7 @@ static void acquire_impl(void *p)
      * came with a TOKEN, whose records the service thread stored: apply.) */
     lk->held = 1;
     dsm__acquire();
+    dsm__carry_apply(lk->carry);
     pthread_mutex_unlock(&dsm__mu);
     DSM__STAT_INC(lock_acquires);
     c->ok = 1;
@@ -295,6 +301,7 @@ static void acquire_impl(void *p)
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     lk->held = 1;
     dsm__acquire();              /* the TOKEN's records are in the store */
+    dsm__carry_apply(lk->carry);
     pthread_mutex_unlock(&dsm__mu);
     DSM__STAT_INC(lock_acquires);
     DSM__STAT_INC(lock_remote);
@@ -333,7 +340,7 @@ void dsm__lk_release_locked(dsm__lk_t *lk, unsigned id)
     dsm__fatal(DSM__EXIT_FATAL, "rank %u releases lock %u, which it does not hold",
                dsm__rank, id);
   lk->held = 0;
-  dsm__release();
+  dsm__release_carrying(&lk->carry);
   if (lk->next.present)
     pass_token(lk, id);
 }

@@ -14,8 +14,9 @@
  * must not treat the page as if nobody held one). After the barrier each
  * process reads a random half of the pages and checks every word. A
  * lock-protected counter in the area's last page is bumped by everyone in
- * every epoch (migratory data). Half of the area is a global (first home
- * rank 0), half heap allocated by the last rank.
+ * every epoch (migratory data: its diffs travel with the lock). Half of the
+ * area is a global (first home rank 0), half heap allocated by the last
+ * rank.
  */
 #include <stdint.h>
 #include <string.h>
@@ -134,9 +135,14 @@ int main(int argc, char **argv)
     CHECK_EQ(counter_pad[0], (long)e * n);
     dsm_barrier(2);
   }
-  printf("rank %u: %ld pages checked; %lld migrations, %lld exclusive, %lld pushes used\n", me,
-         checked, (long long)dsm_stat("migrations"), (long long)dsm_stat("exclusive"),
-         (long long)dsm_stat("pushes_installed"));
+  printf("rank %u: %ld pages checked; %lld migrations, %lld exclusive, %lld pushes used, "
+         "%lld diffs carried\n", me, checked, (long long)dsm_stat("migrations"),
+         (long long)dsm_stat("exclusive"), (long long)dsm_stat("pushes_installed"),
+         (long long)dsm_stat("diffs_carried"));
+  /* The counter's page stays at rank 0 (everyone writes it every epoch), so
+   * every other process takes its lock with diffs it can use. */
+  if (me != 0 && !(getenv("DSM_CARRY") && !strcmp(getenv("DSM_CARRY"), "0")))
+    CHECK(dsm_stat("diffs_carried") > 0);
   dsm_barrier(3);
   if (me == 0)
     printf("protocol_mix: %d epochs of random sharing on %u processes: OK\n", EPOCHS, n);
