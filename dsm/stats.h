@@ -43,6 +43,7 @@
   X(barriers,           "barriers passed")                                   \
   X(lock_acquires,      "lock acquires")                                     \
   X(lock_remote,        "lock acquires that needed messages")                \
+  X(lock_yields,        "acquires that asked the manager after holding long (fairness)")\
   X(sema_waits,         "semaphore waits")                                   \
   X(cond_waits,         "condition variable waits")                          \
   X(forks,              "parallel regions run")                              \

@@ -26,6 +26,8 @@ static void on_exit_hook(int status, void *unused)
    * shutdown: the process just ends, and dsmrun stops the job and names it. */
   if (!exiting && dsm__started && status == 0)
     dsm__exit_collective(status);
+  else if (dsm__started)
+    dsm__region_exit();   /* a failing exit: leave the globals readable for leak checkers */
 }
 
 void dsm_startup(int argc, char **argv)

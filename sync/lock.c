@@ -60,6 +60,7 @@ struct dsm__lk {
   int want;             /* the application waits for that TOKEN */
   struct succ next;
   dsm__carry_t *carry;  /* diffs made under the lock, for the next holder (dsm/carry.c) */
+  uint64_t since;       /* when the lock last came here from elsewhere (0: not yet) */
   /* manager side */
   unsigned last;
   dsm__cwait_t *cwaiters;
@@ -227,6 +228,7 @@ static void on_lock(const dsm__msg_t *m)
     if (dsm__intervals_decode(&r) < 0 || dsm__carry_decode(&r, &lk->carry) < 0 || lk->have_token)
       dsm__fatal(DSM__EXIT_FATAL, "malformed lock TOKEN from rank %u", m->origin);
     lk->have_token = 1;
+    lk->since = dsm__now_ns();
     lk->phantoms--;
     if (lk->want)
       pthread_cond_broadcast(&token_cv);
@@ -256,6 +258,7 @@ void dsm__lk_take_grant(unsigned id, const void *reply, size_t len)
   DSM__ASSERT(!lk->have_token && !lk->held);
   lk->have_token = 1;
   lk->held = 1;
+  lk->since = dsm__now_ns();
   pthread_mutex_unlock(&dsm__mu);
 }
 
@@ -275,9 +278,24 @@ static void acquire_impl(void *p)
     dsm__fatal(DSM__EXIT_FATAL, "rank %u acquires lock %u, which it already holds "
                "(DSM locks are not recursive)", dsm__rank, c->id);
   }
-  if (lk->have_token) {
-    /* Released here last and nobody asked since: no message. (Or it
-     * came with a TOKEN, whose records the service thread stored: apply.) */
+  /* Released here last and nobody asked since: take it again with no
+   * message (TreadMarks). But a request may be on its way here through the
+   * manager, and a process that takes the lock again and again faster than
+   * that would starve the others (its critical sections need no message
+   * now that diffs travel with the lock). So after holding it for
+   * DSM_LOCK_HOLD_US in a row, it asks the manager like anyone: requests
+   * that reached the manager first are served first. */
+  static uint64_t hold_ns;
+  if (!hold_ns)
+    hold_ns = (uint64_t)dsm__env_long("DSM_LOCK_HOLD_US", 1000, 1, 60000000) * 1000;
+  if (lk->have_token && !lk->since)
+    lk->since = dsm__now_ns();
+  if (lk->have_token && !c->try && dsm__nprocs > 1 && dsm__now_ns() - lk->since > hold_ns &&
+      !lk->next.present && lk->phantoms <= 0) {
+    DSM__STAT_INC(lock_yields);
+  } else if (lk->have_token) {
+    /* (Or it came with a TOKEN, whose records the service thread stored:
+     * apply them.) */
     lk->held = 1;
     dsm__acquire();
     dsm__carry_apply(lk->carry);
