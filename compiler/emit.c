@@ -17,24 +17,32 @@
 #include <string.h>
 
 /* Library calls that translated units make through the runtime: the heap
-   (shared memory must come from the DSM) and the calls whose destination
-   the kernel writes (its pages must be opened first: omp_syscall.c). */
+   (shared memory must come from the DSM), the calls whose destination the
+   kernel writes (its pages must be opened first: omp_syscall.c), and the
+   calls given a FILE *, which may be another process's (omp_stdio.c).
+   printf, puts and putchar write stdout, which every process has. */
 static int is_wrapped_call(const char *s)
 {
   static const char *names[] = { "malloc", "calloc", "realloc", "free", "strdup",
-    "read", "pread", "recv", "recvfrom", "fread", "fgets", "fscanf", "scanf", "vfscanf",
-    "open", "fopen", "write", "fwrite", "send", NULL };
+    "read", "pread", "recv", "recvfrom", "scanf", "open", "write", "send",
+    "fopen", "fdopen", "tmpfile", "fclose", "fflush",
+    "fprintf", "vfprintf", "fputs", "fputc", "putc", "fwrite",
+    "fread", "fgets", "fgetc", "getc", "ungetc", "fscanf", "vfscanf",
+    "fseek", "ftell", "rewind", "feof", "ferror", "clearerr", NULL };
   for (int i = 0; names[i]; i++)
     if (!strcmp(s, names[i])) return 1;
   return 0;
 }
 
 /* A program may define a function with a library name (its own write());
-   calls to it stay calls to it. */
+   calls to it stay calls to it. A definition in a system header is the
+   library's own inline version (fprintf under _FORTIFY_SOURCE, which calls
+   __fprintf_chk on the stream): calls still go to the wrapper. */
 static int defined_here(const char *name)
 {
   for (Node *n = unit_first; n; n = n->next)
-    if (n->kind == N_FUNC && n->fsym && !strcmp(n->fsym->name, name)) return 1;
+    if (n->kind == N_FUNC && n->fsym && !strcmp(n->fsym->name, name) && !file_sys[toks[n->ft].file])
+      return 1;
   return 0;
 }
 
@@ -130,16 +138,34 @@ static void emit_prelude(FILE *out)
     "long __ompdsm_pread(int, void *, __SIZE_TYPE__, long);\n"
     "long __ompdsm_recv(int, void *, __SIZE_TYPE__, int);\n"
     "long __ompdsm_recvfrom(int, void *, __SIZE_TYPE__, int, void *, void *);\n"
+    "int __ompdsm_scanf(const char *, ...);\n"
+    "int __ompdsm_open(const char *, int, ...);\n"
+    "long __ompdsm_write(int, const void *, __SIZE_TYPE__);\n"
+    "long __ompdsm_send(int, const void *, __SIZE_TYPE__, int);\n"
+    "void *__ompdsm_fopen(const char *, const char *);\n"
+    "void *__ompdsm_fdopen(int, const char *);\n"
+    "void *__ompdsm_tmpfile(void);\n"
+    "int __ompdsm_fclose(void *);\n"
+    "int __ompdsm_fflush(void *);\n"
+    "int __ompdsm_fprintf(void *, const char *, ...) __attribute__((format(printf, 2, 3)));\n"
+    "int __ompdsm_vfprintf(void *, const char *, __builtin_va_list) __attribute__((format(printf, 2, 0)));\n"
+    "int __ompdsm_fputs(const char *, void *);\n"
+    "int __ompdsm_fputc(int, void *);\n"
+    "int __ompdsm_putc(int, void *);\n"
+    "__SIZE_TYPE__ __ompdsm_fwrite(const void *, __SIZE_TYPE__, __SIZE_TYPE__, void *);\n"
     "__SIZE_TYPE__ __ompdsm_fread(void *, __SIZE_TYPE__, __SIZE_TYPE__, void *);\n"
     "char *__ompdsm_fgets(char *, int, void *);\n"
-    "int __ompdsm_fscanf(void *, const char *, ...);\n"
-    "int __ompdsm_scanf(const char *, ...);\n"
-    "int __ompdsm_vfscanf(void *, const char *, __builtin_va_list);\n"
-    "int __ompdsm_open(const char *, int, ...);\n"
-    "void *__ompdsm_fopen(const char *, const char *);\n"
-    "long __ompdsm_write(int, const void *, __SIZE_TYPE__);\n"
-    "__SIZE_TYPE__ __ompdsm_fwrite(const void *, __SIZE_TYPE__, __SIZE_TYPE__, void *);\n"
-    "long __ompdsm_send(int, const void *, __SIZE_TYPE__, int);\n");
+    "int __ompdsm_fgetc(void *);\n"
+    "int __ompdsm_getc(void *);\n"
+    "int __ompdsm_ungetc(int, void *);\n"
+    "int __ompdsm_fscanf(void *, const char *, ...) __attribute__((format(scanf, 2, 3)));\n"
+    "int __ompdsm_vfscanf(void *, const char *, __builtin_va_list) __attribute__((format(scanf, 2, 0)));\n"
+    "int __ompdsm_fseek(void *, long, int);\n"
+    "long __ompdsm_ftell(void *);\n"
+    "void __ompdsm_rewind(void *);\n"
+    "int __ompdsm_feof(void *);\n"
+    "int __ompdsm_ferror(void *);\n"
+    "void __ompdsm_clearerr(void *);\n");
   fprintf(out, "#define __OMPDSM_TC(x) _Generic((x), char: %d, signed char: %d, unsigned char: %d, "
     "short: %d, unsigned short: %d, int: %d, unsigned int: %d, long: %d, unsigned long: %d, "
     "long long: %d, unsigned long long: %d, float: %d, double: %d, long double: %d, _Bool: %d)\n",

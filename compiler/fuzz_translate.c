@@ -12,13 +12,6 @@
 
 #include "ir.h"
 
-/* tools/fuzz-compiler.sh (outside compiler/) builds this harness from a fixed
- * list of sources written before the lowering was split into passes; the
- * files added since are compiled in here, so that list still links. */
-#include "lower_context.c"
-#include "lower.c"
-#include "type.c"
-
 int main(int argc, char **argv)
 {
   if (argc != 2) {

@@ -201,6 +201,7 @@ struct Omp {
   char *spelled;                 /* the directive's words, for notes */
   int ext;                       /* has simd/target/teams/distribute/loop words */
   Span index, value;             /* sema/cond index and sema_init value */
+  Span hint;                     /* critical, atomic: hint(expr) */
 };
 
 Omp *omp_parse(int tok);         /* parse the directive at token tok */

@@ -145,6 +145,19 @@ static void skip_group(void)
   } while (pos <= end && depth > 0);
 }
 
+/* hint(expr) on critical and atomic: kept so that the lowering can have the
+   C compiler check it is an integer constant, as OpenMP requires; what it
+   hints changes nothing here. */
+static Span hint_clause(void)
+{
+  Span s = { pos, pos - 1 };
+  if (!expect("(")) return s;
+  s = expr_span(0);
+  if (s.ft > s.lt && !bad) { error_at(pos <= end ? pos : end, "expected an expression in 'hint'"); bad = 1; }
+  expect(")");
+  return s;
+}
+
 /* Clauses of the constructs that run serially here (simd, target, teams,
    distribute, loop): they tune vectorization or devices, and a host run
    of one team on one device can do without them. */
@@ -310,7 +323,7 @@ Omp *omp_parse(int t)
   o->tok = t;
   o->deflt = -1;
   o->sched = -1;
-  o->num_threads.lt = o->if_expr.lt = o->chunk.lt = o->index.lt = o->value.lt = -1;
+  o->num_threads.lt = o->if_expr.lt = o->chunk.lt = o->index.lt = o->value.lt = o->hint.lt = -1;
   pos = t + 1;
   end = toks[t].omp_end;
   bad = 0;
@@ -335,7 +348,7 @@ Omp *omp_parse(int t)
       expect(")");
     }
     accept(",");
-    if (!bad && accept("hint")) skip_group();
+    if (!bad && accept("hint")) o->hint = hint_clause();
   } else if (!strcmp(d, "atomic")) {
     /* OpenMP 5.x: the kind and the memory order in any order, and a hint;
        the lock that implements atomic orders more strongly than any asks */
@@ -347,7 +360,7 @@ Omp *omp_parse(int t)
       int known = 0;
       for (int i = 0; words[i] && !known; i++) known = accept(words[i]);
       if (known) continue;
-      if (accept("hint")) { skip_group(); continue; }
+      if (accept("hint")) { o->hint = hint_clause(); continue; }
       error_at(pos, "unknown atomic clause '%s'", peek());
       bad = 1;
     }

@@ -15,6 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* OpenMP requires a hint to be an integer constant expression; an
+   enumerator's value must be one, so the C compiler checks it for us (a
+   misspelt omp_sync_hint_* is an error, as with any OpenMP compiler). */
+static void check_hint(Out *o, Omp *om, Ctx *ctx)
+{
+  if (om->hint.ft > om->hint.lt) return;
+  gen(o, " enum { __ompdsm_hint%d = (", uid++);
+  o->need_mark = 1;     /* the C compiler's error points at the user's hint */
+  for (int i = om->hint.ft; i <= om->hint.lt; i++) emit_tok(o, i, ctx);
+  gen(o, ") };");
+  o->need_mark = 1;
+}
+
 void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
   char *t1, *t2;
@@ -22,7 +35,9 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
   case OMP_CRITICAL: {
     char q[300];
     if (om->name) snprintf(q, sizeof q, "\"%s\"", om->name); else snprintf(q, sizeof q, "(const char *)0");
-    gen(o, " { __ompdsm_critical_start(%s); {", q);
+    gen(o, " {");
+    check_hint(o, om, ctx);
+    gen(o, " __ompdsm_critical_start(%s); {", q);
     push(OMP_CRITICAL, om->name);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, ctx);
@@ -32,7 +47,9 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     return;
   }
   case OMP_ATOMIC:
-    gen(o, " { __ompdsm_atomic_start(); {");
+    gen(o, " {");
+    check_hint(o, om, ctx);
+    gen(o, " __ompdsm_atomic_start(); {");
     push(OMP_ATOMIC, NULL);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, ctx);

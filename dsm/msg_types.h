@@ -35,7 +35,8 @@
   X(COND,        "condition variable operation at its manager")        \
   /* OpenMP runtime */                                                \
   X(LOOP,        "claim chunks of a dynamic/guided loop at rank 0")    \
-  X(FLUSH,       "push this process's write notices to a peer")
+  X(FLUSH,       "push this process's write notices to a peer")        \
+  X(STDIO,       "a stdio call on a stream another process owns")
 
 enum dsm__msg_type {
 #define DSM__MSG_ENUM(name, desc) DSM__MSG_##name,

@@ -19,6 +19,24 @@ typedef enum omp_sched_t {
   omp_sched_static = 1, omp_sched_dynamic = 2, omp_sched_guided = 3, omp_sched_auto = 4
 } omp_sched_t;
 
+/* OpenMP 5.0 synchronization hints (the values are the specification's, so
+ * a program that prints or stores one agrees with other implementations).
+ * A hint never changes what a program computes; ompdsm's locks and
+ * criticals are DSM locks whatever the hint says. */
+typedef enum omp_sync_hint_t {
+  omp_sync_hint_none = 0x0,
+  omp_lock_hint_none = omp_sync_hint_none,
+  omp_sync_hint_uncontended = 0x1,
+  omp_lock_hint_uncontended = omp_sync_hint_uncontended,
+  omp_sync_hint_contended = 0x2,
+  omp_lock_hint_contended = omp_sync_hint_contended,
+  omp_sync_hint_nonspeculative = 0x4,
+  omp_lock_hint_nonspeculative = omp_sync_hint_nonspeculative,
+  omp_sync_hint_speculative = 0x8,
+  omp_lock_hint_speculative = omp_sync_hint_speculative
+} omp_sync_hint_t;
+typedef omp_sync_hint_t omp_lock_hint_t;
+
 void   omp_set_num_threads(int n);
 int    omp_get_num_threads(void);
 int    omp_get_max_threads(void);
@@ -45,6 +63,20 @@ void   omp_destroy_nest_lock(omp_nest_lock_t *lock);
 void   omp_set_nest_lock(omp_nest_lock_t *lock);
 void   omp_unset_nest_lock(omp_nest_lock_t *lock);
 int    omp_test_nest_lock(omp_nest_lock_t *lock);
+
+/* With a hint: the lock is the same lock (see omp_sync_hint_t). Functions,
+ * not macros, so that their addresses can be taken; static inline keeps
+ * them out of libdsm, whose lock code knows nothing of hints. */
+static inline void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t hint)
+{
+  (void)hint;
+  omp_init_lock(lock);
+}
+static inline void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_hint_t hint)
+{
+  (void)hint;
+  omp_init_nest_lock(lock);
+}
 
 double omp_get_wtime(void);
 double omp_get_wtick(void);

@@ -1,7 +1,9 @@
 /*
  * omp_syscall.c — calls that write into memory from the kernel (read,
  * recv, and the stdio readers built on them), for programs built by
- * ompdsmcc, which renames the calls to these wrappers.
+ * ompdsmcc, which renames the calls to these wrappers. The stdio calls
+ * given a FILE * enter through omp_stdio.c, which decides which process
+ * makes the call; when it is this one, they come here (dsm__sys_*).
  *
  * The DSM notices accesses through page protection: a shared page that is
  * invalid or write-protected faults on the first store, and the fault
@@ -41,16 +43,19 @@ ssize_t __ompdsm_read(int fd, void *buf, size_t n);
 ssize_t __ompdsm_pread(int fd, void *buf, size_t n, off_t off);
 ssize_t __ompdsm_recv(int fd, void *buf, size_t n, int flags);
 ssize_t __ompdsm_recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *len);
-size_t  __ompdsm_fread(void *buf, size_t size, size_t n, FILE *f);
-char   *__ompdsm_fgets(char *s, int n, FILE *f);
-int     __ompdsm_vfscanf(FILE *f, const char *fmt, va_list ap);
-int     __ompdsm_fscanf(FILE *f, const char *fmt, ...);
 int     __ompdsm_scanf(const char *fmt, ...);
 int     __ompdsm_open(const char *path, int flags, ...);
-FILE   *__ompdsm_fopen(const char *path, const char *mode);
 ssize_t __ompdsm_write(int fd, const void *buf, size_t n);
-size_t  __ompdsm_fwrite(const void *buf, size_t size, size_t n, FILE *f);
 ssize_t __ompdsm_send(int fd, const void *buf, size_t n, int flags);
+
+/* For omp_stdio.c: the same calls on a stream of this process. */
+size_t  dsm__sys_fread(void *buf, size_t size, size_t n, FILE *f);
+char   *dsm__sys_fgets(char *s, int n, FILE *f);
+int     dsm__sys_vfscanf(FILE *f, const char *fmt, va_list ap);
+size_t  dsm__sys_fwrite(const void *buf, size_t size, size_t n, FILE *f);
+void    dsm__sys_validate(const void *p, size_t n);
+void    dsm__sys_validate_str(const char *s);
+size_t  dsm__sys_conv_size(const char *len, char conv, long width);
 
 /* Make [p, p+n) valid and writable in this process, page by page. */
 static void open_range(void *p, size_t n)
@@ -145,7 +150,7 @@ ssize_t __ompdsm_recvfrom(int fd, void *buf, size_t n, int flags, struct sockadd
   return bounce(buf, n, 0, k_recv, &q);
 }
 
-size_t __ompdsm_fread(void *buf, size_t size, size_t n, FILE *f)
+size_t dsm__sys_fread(void *buf, size_t size, size_t n, FILE *f)
 {
   if (!size || !n) return 0;
   if (!is_shared(buf, size * n)) return fread(buf, size, n, f);
@@ -154,7 +159,7 @@ size_t __ompdsm_fread(void *buf, size_t size, size_t n, FILE *f)
   return got < 0 ? 0 : (size_t)got / size;
 }
 
-char *__ompdsm_fgets(char *s, int n, FILE *f)
+char *dsm__sys_fgets(char *s, int n, FILE *f)
 {
   if (n <= 0 || !is_shared(s, (size_t)n)) return fgets(s, n, f);
   char *tmp = malloc((size_t)n);
@@ -168,7 +173,7 @@ char *__ompdsm_fgets(char *s, int n, FILE *f)
 /* The kernel reads a shared source (a path, a buffer to write) just as
  * well once its pages are valid, and only this process's own acquires
  * invalidate them again, so reading each page first is enough. */
-static void validate(const void *p, size_t n)
+void dsm__sys_validate(const void *p, size_t n)
 {
   if (!dsm__started || !p || !n)
     return;
@@ -178,10 +183,10 @@ static void validate(const void *p, size_t n)
       (void)*(volatile const char *)q;
 }
 
-static void validate_str(const char *s)
+void dsm__sys_validate_str(const char *s)
 {
   if (dsm__started && s && dsm__is_shared(s))
-    validate(s, strlen(s) + 1);     /* strlen faults the pages in as it goes */
+    dsm__sys_validate(s, strlen(s) + 1);     /* strlen faults the pages in as it goes */
 }
 
 int __ompdsm_open(const char *path, int flags, ...)
@@ -190,37 +195,30 @@ int __ompdsm_open(const char *path, int flags, ...)
   va_start(ap, flags);
   int mode = flags & (O_CREAT | O_TMPFILE) ? va_arg(ap, int) : 0;
   va_end(ap);
-  validate_str(path);
+  dsm__sys_validate_str(path);
   return open(path, flags, mode);
-}
-
-FILE *__ompdsm_fopen(const char *path, const char *mode)
-{
-  validate_str(path);
-  validate_str(mode);
-  return fopen(path, mode);
 }
 
 ssize_t __ompdsm_write(int fd, const void *buf, size_t n)
 {
-  validate(buf, n);
+  dsm__sys_validate(buf, n);
   return write(fd, buf, n);
 }
 
-size_t __ompdsm_fwrite(const void *buf, size_t size, size_t n, FILE *f)
+size_t dsm__sys_fwrite(const void *buf, size_t size, size_t n, FILE *f)
 {
-  validate(buf, size * n);
+  dsm__sys_validate(buf, size * n);
   return fwrite(buf, size, n, f);
 }
 
 ssize_t __ompdsm_send(int fd, const void *buf, size_t n, int flags)
 {
-  validate(buf, n);
+  dsm__sys_validate(buf, n);
   return send(fd, buf, n, flags);
 }
 
 /* The bytes a scanf conversion stores through its pointer argument. */
-static size_t conv_size(const char *len, char conv, long width)
+size_t dsm__sys_conv_size(const char *len, char conv, long width)
 {
   int l = 0, h = 0, big = 0;
   for (const char *c = len; *c; c++) {
@@ -271,11 +269,11 @@ static void open_scanf_args(const char *fmt, va_list ap)
     }
     if (suppress) continue;
     void *dst = va_arg(ap, void *);
-    open_range(dst, conv_size(len, conv, width));
+    open_range(dst, dsm__sys_conv_size(len, conv, width));
   }
 }
 
-int __ompdsm_vfscanf(FILE *f, const char *fmt, va_list ap)
+int dsm__sys_vfscanf(FILE *f, const char *fmt, va_list ap)
 {
   va_list aq;
   va_copy(aq, ap);
@@ -284,20 +282,11 @@ int __ompdsm_vfscanf(FILE *f, const char *fmt, va_list ap)
   return vfscanf(f, fmt, ap);
 }
 
-int __ompdsm_fscanf(FILE *f, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  int r = __ompdsm_vfscanf(f, fmt, ap);
-  va_end(ap);
-  return r;
-}
-
 int __ompdsm_scanf(const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  int r = __ompdsm_vfscanf(stdin, fmt, ap);
+  int r = dsm__sys_vfscanf(stdin, fmt, ap);
   va_end(ap);
   return r;
 }

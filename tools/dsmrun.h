@@ -3,10 +3,13 @@
  * cross-file names carry a dsmrun_ prefix, and everything else is static in
  * its file. One banner per file, in the order a job goes through them:
  *
- *   dsmrun.c          main: the steps of a job, starting the ranks, exit status
+ *   dsmrun.c          main: the steps of a job, and its exit status
  *   dsmrun_msg.c      messages, giving up, allocation that cannot fail
  *   dsmrun_opts.c     the command line: options and usage
  *   dsmrun_hosts.c    where ranks run: --host, hostfiles, placement, addresses
+ *   dsmrun_env.c      what each rank is told: DSM_* variables, port, key
+ *   dsmrun_cmdline.c  word vectors, launcher templates, shell quoting
+ *   dsmrun_spawn.c    starting the ranks: here, through a launcher, over ssh
  *   dsmrun_io.c       forwarding the ranks' output, whole lines at a time
  *   dsmrun_job.c      the running job: signals, reaping, stopping, deadlines
  *   dsmrun_sanitizer.c  ASan defaults (no leak check for a short-lived tool)
@@ -94,6 +97,31 @@ void dsmrun_hosts_place(const dsmrun_hostlist_t *hl, unsigned n, unsigned *place
  * error if the name does not resolve. Sets *loopback when it is 127/8. */
 char *dsmrun_host_ipv4(const dsmrun_host_t *h, int *loopback);
 
+/* ---- dsmrun_cmdline.c ------------------------------------------------------ */
+
+/* A NULL-terminated vector of strings that grows: an argv or an envp. */
+typedef struct dsmrun_strv {
+  char **v;          /* NULL until the first push */
+  size_t n, cap;
+} dsmrun_strv_t;
+
+void dsmrun_strv_push(dsmrun_strv_t *s, char *str);
+/* Push every string of the NULL-terminated src (which may itself be NULL). */
+void dsmrun_strv_extend(dsmrun_strv_t *s, char *const *src);
+/* Split a --launcher template into words: blanks separate, '...' and "..."
+ * group, backslash escapes outside single quotes. No expansion happens.
+ * Exits with a usage error on an unterminated quote or an empty command. */
+dsmrun_strv_t dsmrun_split_words(const char *s);
+/* Check a --launcher template's quoting now, before anything is started. */
+void dsmrun_launcher_check(const char *launcher);
+/* w with every {host} replaced by host; newly allocated. */
+char *dsmrun_subst_host(const char *w, const char *host);
+/* Every word quoted for a POSIX shell and followed by a blank (for -v). */
+char *dsmrun_shell_line(char *const *words);
+/* The one string ssh hands to the remote shell: start in cwd when it exists
+ * there (cwd may be ""), then exec env with the words, each quoted. */
+char *dsmrun_remote_command(const char *cwd, char *const *words);
+
 /* ---- dsmrun_io.c ----------------------------------------------------------- */
 
 /* One output pipe of a rank and the part of a line read from it so far. */
@@ -156,5 +184,30 @@ void dsmrun_job_run(dsmrun_job_t *j);
 void dsmrun_job_stop(dsmrun_job_t *j, int sig);
 /* Is this wait status anything but exit 0? */
 int  dsmrun_failed(int wstatus);
+
+/* ---- dsmrun_env.c ---------------------------------------------------------- */
+
+/* The DSM_* assignments of one rank; DSM_LIFELINE only when lifeline >= 0. */
+dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const char *master,
+                               const char *key, int lifeline);
+/* dsmrun's environment without stale job variables: for ranks started here
+ * and for launchers that exec their arguments. */
+dsmrun_strv_t dsmrun_env_local(int stats_set);
+/* Its DSM_* and OMP_* settings, for ranks that sshd gives a fresh one. */
+dsmrun_strv_t dsmrun_env_forwarded(int stats_set);
+/* A random port for the master in 20000..60999, checked to be free here
+ * when check_local. */
+unsigned dsmrun_pick_port(int check_local);
+/* The job's DSM_KEY: 128 random bits as 32 lowercase hex digits. */
+char *dsmrun_make_key(void);
+
+/* ---- dsmrun_spawn.c -------------------------------------------------------- */
+
+/* Is prog runnable here, the way execvp would find it? */
+int  dsmrun_find_program(const char *prog);
+/* Start the j->n ranks: rank i on host hl->v[placement[i]], or here when
+ * hl is NULL. On a failed fork, stops the ranks already started. */
+void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placement,
+                        const char *master, const char *key, const sigset_t *orig_mask);
 
 #endif

@@ -16,6 +16,20 @@ HEAP=${2:?usage: $0 DSMRUN HEAP_EXHAUST}
 no_signal() { ! grep -q "killed by signal" "$1"; }
 grep_absent() { ! grep -q -- "$1" "$2"; }
 
+# ended_by_limit WHAT WITHIN_MS PATTERN: the job just run (RC, MS, $T/err,
+# every process marked $MARK) ended as hitting a limit must end it: non-zero,
+# not by a signal, within WITHIN_MS, with a message matching PATTERN, and
+# with nothing left behind.
+ended_by_limit() {
+  local what=$1 within=$2 pattern=$3
+  echo "$what: status $RC after $MS ms: $(head -c 300 "$T/err")"
+  check "$what: non-zero" [ "$RC" -ne 0 ]
+  check "$what: not a signal death" no_signal "$T/err"
+  check "$what: within $((within / 1000)) s ($MS ms)" [ "$MS" -lt "$within" ]
+  check "$what: message matches /$pattern/" grep_q "$pattern" "$T/err"
+  check "$what: no process left" no_process "$MARK"
+}
+
 for n in 1 2; do
   MARK=$(marked "$HEAP")
   DSM_HEAP_MB=64 run_dsmrun "$T/out" "$T/err" -n $n --max-time 60 "$MARK"
@@ -37,11 +51,7 @@ check "-n 100000: dsmrun: error" grep_q "dsmrun: .*error" "$T/err"
 # `ulimit -n 24` cannot start; it must say so, not crash or hang.
 MARK=$(marked "$HEAP")
 run_timed "$T/out" "$T/err" bash -c 'ulimit -n 24; exec "$@"' limit "$DSMRUN" -n 8 --max-time 30 "$MARK"
-echo "ulimit -n 24, -n 8: status $RC after $MS ms: $(head -c 300 "$T/err")"
-check "open-file limit: non-zero" [ "$RC" -ne 0 ]
-check "open-file limit: not a signal death" no_signal "$T/err"
-check "open-file limit: names the limit" grep_q "open files|open-file limit" "$T/err"
-check "open-file limit: no process left" no_process "$MARK"
+ended_by_limit "open-file limit (ulimit -n 24, -n 8)" 10000 "open files|open-file limit"
 
 # More processes than ports: in a network namespace whose ephemeral port
 # range has 2 ports, the third rank's socket has no port. The job must end
@@ -53,12 +63,7 @@ if [ "$(id -u)" -eq 0 ] && ip netns add "dfl$$" 2>/dev/null; then
     ip netns exec "dfl$$" sysctl -q -w net.ipv4.ip_local_port_range="40000 40002"
   MARK=$(marked "$HEAP")
   run_timed "$T/out" "$T/err" ip netns exec "dfl$$" "$DSMRUN" -n 8 --max-time 30 "$MARK"
-  echo "2 ports, -n 8: status $RC after $MS ms: $(head -c 300 "$T/err")"
-  check "ports: non-zero" [ "$RC" -ne 0 ]
-  check "ports: not a signal death" no_signal "$T/err"
-  check "ports: within 10 s ($MS ms)" [ "$MS" -lt 10000 ]
-  check "ports: message names the port range" grep_q "no free UDP port.*ephemeral port range" "$T/err"
-  check "ports: no process left" no_process "$MARK"
+  ended_by_limit "ports (2 ports, -n 8)" 10000 "no free UDP port.*ephemeral port range"
 else
   echo "ports: not run (needs root and ip netns)"
 fi
@@ -68,23 +73,13 @@ BADHOST="nohost-$$.invalid"
 echo "$BADHOST slots=2" >"$T/hosts1"
 MARK="faults-limits-$$-$RANDOM"
 run_dsmrun "$T/out" "$T/err" -n 2 --hostfile "$T/hosts1" --max-time 30 sh -c "sleep 100" "$MARK"
-echo "unresolvable host: status $RC after $MS ms: $(head -c 300 "$T/err")"
-check "unresolvable host: non-zero" [ "$RC" -ne 0 ]
-check "unresolvable host: not a signal death" no_signal "$T/err"
-check "unresolvable host: within 15 s ($MS ms)" [ "$MS" -lt 15000 ]
-check "unresolvable host: host named" grep_q "$BADHOST" "$T/err"
-check "unresolvable host: no process left" no_process "$MARK"
+ended_by_limit "unresolvable host" 15000 "$BADHOST"
 
 # Reachable but closed: nothing listens on port 1 of 127.0.0.1.
 echo "127.0.0.1 slots=2" >"$T/hosts2"
 run_dsmrun "$T/out" "$T/err" -n 2 --hostfile "$T/hosts2" \
   --launcher 'ssh -p 1 -o ConnectTimeout=2 -o BatchMode=yes -o StrictHostKeyChecking=no {host}' \
   --max-time 30 sh -c "sleep 100" "$MARK"
-echo "closed ssh port: status $RC after $MS ms: $(head -c 300 "$T/err")"
-check "closed ssh port: non-zero" [ "$RC" -ne 0 ]
-check "closed ssh port: not a signal death" no_signal "$T/err"
-check "closed ssh port: within 15 s ($MS ms)" [ "$MS" -lt 15000 ]
-check "closed ssh port: host or rank named" grep_q "127\.0\.0\.1|rank [01]" "$T/err"
-check "closed ssh port: no process left" no_process "$MARK"
+ended_by_limit "closed ssh port" 15000 "127\.0\.0\.1|rank [01]"
 
 finish

@@ -1,6 +1,6 @@
 #!/bin/bash
 # test_usage.sh DSMRUN — bad usage gives "dsmrun: error: ..." and status 2;
-# --help and --version work.
+# --help and --version (and -h, -V) print to stdout and exit 0.
 . "$(dirname "$0")/../lib.sh"
 
 # bad CASE-NAME EXPECTED-MESSAGE-REGEX ARGS...
@@ -62,13 +62,31 @@ check "-- ends dsmrun's options" [ "$(cat "$T/out")" = "x" ]
 "$DSMRUN" --np=2 echo y >"$T/out" 2>"$T/err"
 check "--np=2 works" [ "$(cat "$T/out")" = "$(printf 'y\ny')" ]
 
-"$DSMRUN" --help >"$T/out" 2>"$T/err"
-check "--help exits 0" [ $? -eq 0 ]
+# info NAME OUT ARGS...: as mpirun users expect, ARGS print to stdout (kept
+# in OUT), nothing to stderr, and exit 0.
+info() {
+  local name=$1 out=$2; shift 2
+  "$DSMRUN" "$@" >"$out" 2>"$T/err" </dev/null
+  local rc=$?
+  if [ $rc -eq 0 ] && [ -s "$out" ] && [ ! -s "$T/err" ]; then
+    pass "$name"
+  else
+    fail "$name: status $rc, stderr: $(cat "$T/err")"
+  fi
+}
+info "--help: usage on stdout, exit 0" "$T/help" --help
+check "--help starts with the usage line" grep -q '^Usage: dsmrun -n N ' "$T/help"
 for opt in -n --np --host --hostfile --launcher --transport --stats --timeout --max-time \
            --tag-output --verbose --help --version; do
-  check "--help mentions $opt" grep -q -- "$opt\\b" "$T/out"
+  check "--help mentions $opt" grep -q -- "$opt\\b" "$T/help"
 done
-"$DSMRUN" --version >"$T/out" 2>"$T/err"
-check "--version exits 0 and names dsmrun" grep -Eq '^dsmrun \(ompdsm\) [0-9]' "$T/out"
+info "-h: exit 0" "$T/out" -h
+check "-h prints what --help prints" cmp -s "$T/out" "$T/help"
+info "--help after other options still helps" "$T/out" -n 2 --help
+check "... with the same text" cmp -s "$T/out" "$T/help"
+info "--version: on stdout, exit 0" "$T/version" --version
+check "--version names dsmrun and ompdsm's version" grep -Eqx 'dsmrun \(ompdsm\) [0-9]+\.[0-9]+\.[0-9]+' "$T/version"
+info "-V: exit 0" "$T/out" -V
+check "-V prints what --version prints" cmp -s "$T/out" "$T/version"
 
 finish

@@ -1,0 +1,116 @@
+/*
+ * dsmrun_env.c — what each rank is told about the job: the environment is
+ * dsmrun's whole contract with libdsm's bootstrap (dsm/transport.h).
+ *
+ *   DSM_RANK, DSM_SIZE   its place in the job
+ *   DSM_MASTER           ip:port of rank 0, where every rank checks in
+ *   DSM_KEY              128 random bits; datagrams carry it (or a MAC
+ *                        under it), so that two jobs never mix
+ *   DSM_TIMEOUT, DSM_TRANSPORT, DSM_STATS   from the options
+ *   DSM_LIFELINE         the descriptor of the lifeline (dsmrun_spawn.c)
+ *
+ * Ranks started here inherit the rest of dsmrun's environment, with stale
+ * values of these variables taken out. Ranks started through ssh get a
+ * fresh environment from sshd, so the library's and OpenMP's settings
+ * (DSM_DEBUG, DSM_STATS=json:..., OMP_*) are carried over explicitly.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "dsmrun.h"
+
+extern char **environ;
+
+/* A variable that dsmrun sets for every rank, so an inherited value is stale. */
+static int is_job_var(const char *e, int stats_set)
+{
+  static const char *const ours[] = {
+    "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
+    "DSM_TRANSPORT=", "DSM_LIFELINE=",
+  };
+  for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+    if (strncmp(e, ours[i], strlen(ours[i])) == 0)
+      return 1;
+  return stats_set && strncmp(e, "DSM_STATS=", 10) == 0;
+}
+
+dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const char *master,
+                               const char *key, int lifeline)
+{
+  dsmrun_strv_t v = { 0 };
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_RANK=%u", rank));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_SIZE=%u", j->n));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_MASTER=%s", master));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_KEY=%s", key));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_TIMEOUT=%ld", j->o.timeout));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_TRANSPORT=%s", j->o.transport));
+  if (j->o.stats)
+    dsmrun_strv_push(&v, dsmrun_xstrdup("DSM_STATS=1"));
+  if (lifeline >= 0)
+    dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_LIFELINE=%d", lifeline));
+  return v;
+}
+
+/* dsmrun's environment minus stale job variables; with settings_only, just
+ * the DSM_* and OMP_* among them. */
+static dsmrun_strv_t inherited(int stats_set, int settings_only)
+{
+  dsmrun_strv_t env = { 0 };
+  for (char **e = environ; *e; e++) {
+    if (is_job_var(*e, stats_set))
+      continue;
+    if (!settings_only || strncmp(*e, "DSM_", 4) == 0 || strncmp(*e, "OMP_", 4) == 0)
+      dsmrun_strv_push(&env, *e);
+  }
+  return env;
+}
+
+dsmrun_strv_t dsmrun_env_local(int stats_set) { return inherited(stats_set, 0); }
+dsmrun_strv_t dsmrun_env_forwarded(int stats_set) { return inherited(stats_set, 1); }
+
+/* A random port for the master in 20000..60999. When rank 0 runs here, make
+ * sure nothing holds it (UDP for the transport, TCP for whatever bootstraps
+ * over it); a race with another process remains possible but rare. */
+unsigned dsmrun_pick_port(int check_local)
+{
+  for (int attempt = 0; attempt < 100; attempt++) {
+    uint32_t rnd;
+    if (getrandom(&rnd, sizeof rnd, 0) != sizeof rnd)
+      dsmrun_die("getrandom: %s", strerror(errno));
+    unsigned port = 20000 + rnd % 41000;
+    if (!check_local)
+      return port;
+    int ok = 1;
+    int types[2] = { SOCK_DGRAM, SOCK_STREAM };
+    for (int t = 0; t < 2 && ok; t++) {
+      int s = socket(AF_INET, types[t] | SOCK_CLOEXEC, 0);
+      if (s < 0)
+        dsmrun_die("socket: %s", strerror(errno));
+      struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+      sa.sin_addr.s_addr = htonl(INADDR_ANY);
+      if (bind(s, (struct sockaddr *)&sa, sizeof sa) != 0)
+        ok = 0;
+      close(s);
+    }
+    if (ok)
+      return port;
+  }
+  dsmrun_die("found no free port in 20000..60999 for the master");
+}
+
+char *dsmrun_make_key(void)
+{
+  unsigned char raw[16];
+  if (getrandom(raw, sizeof raw, 0) != sizeof raw)
+    dsmrun_die("getrandom: %s", strerror(errno));
+  char *key = dsmrun_xmalloc(33);
+  for (int i = 0; i < 16; i++)
+    snprintf(key + 2 * i, 3, "%02x", raw[i]);
+  return key;
+}
