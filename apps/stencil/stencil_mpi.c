@@ -70,6 +70,9 @@ int main(int argc, char **argv)
     } else {
         MPI_Send(a + n, (int)((r1 - r0) * n), MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
     }
+    free(full);
+    free(a);
+    free(b);
     MPI_Finalize();
     return rc;
 }

@@ -30,11 +30,16 @@ int main(int argc, char **argv)
     double s = stencil_sum(a, n);
     if (!o.verify) {
         printf("stencil: sum %.17g\nUNVERIFIED stencil\n", s);
+        free(a);
+        free(b);
         return 0;
     }
     double *ref;
     stencil_run_seq(n, o.iters, o.seed, &ref);
     int same = memcmp(a, ref, (size_t)(n * n) * sizeof *a) == 0;
     printf("stencil: sum %.17g\n", s);
+    free(ref);
+    free(a);
+    free(b);
     return app_verdict(same, "stencil", "grid identical to the reference run");
 }
