@@ -48,13 +48,15 @@ static uint64_t total_msgs(const struct dsm__stats *s, int sent)
   return t;
 }
 
-/* Messages of the consistency protocol and synchronization only: what a
- * program's own operations cause (msg_types.h). */
-static uint64_t protocol_msgs(const struct dsm__stats *s)
+/* Requests of the consistency protocol and synchronization that this
+ * process originated: what its own operations cause. Not the transport's
+ * traffic on timers (msg_types.h), and not replies to what others ask
+ * (a peer fetching a page of ours while we allocate is not our doing). */
+static uint64_t protocol_reqs(const struct dsm__stats *s)
 {
   uint64_t t = 0;
   for (unsigned i = DSM__MSG_FIRST_PROTOCOL; i < DSM__MSG_COUNT; i++)
-    t += ld(&s->stat_msgs_sent[i]);
+    t += ld(&s->stat_reqs_sent[i]);
   return t;
 }
 
@@ -73,7 +75,7 @@ int64_t dsm_stat(const char *name)
       return (int64_t)scalar(&dsm__stats, i);
   if (!strcmp(name, "msgs_sent"))  return (int64_t)total_msgs(&dsm__stats, 1);
   if (!strcmp(name, "msgs_recv"))  return (int64_t)total_msgs(&dsm__stats, 0);
-  if (!strcmp(name, "protocol_msgs_sent")) return (int64_t)protocol_msgs(&dsm__stats);
+  if (!strcmp(name, "protocol_requests_sent")) return (int64_t)protocol_reqs(&dsm__stats);
   if (!strcmp(name, "bytes_sent")) return (int64_t)total_bytes(&dsm__stats, 1);
   if (!strcmp(name, "bytes_recv")) return (int64_t)total_bytes(&dsm__stats, 0);
   for (unsigned t = 1; t < DSM__MSG_COUNT; t++) {

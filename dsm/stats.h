@@ -66,6 +66,7 @@ struct dsm__stats {
   DSM__STAT_SCALARS(DSM__STAT_FIELD)
 #undef DSM__STAT_FIELD
   uint64_t stat_msgs_sent[DSM__MSG_COUNT];   /* requests + replies, by type */
+  uint64_t stat_reqs_sent[DSM__MSG_COUNT];   /* requests and one-ways this process originated */
   uint64_t stat_bytes_sent[DSM__MSG_COUNT];  /* payload bytes, by type */
   uint64_t stat_msgs_recv[DSM__MSG_COUNT];
   uint64_t stat_bytes_recv[DSM__MSG_COUNT];
@@ -81,6 +82,12 @@ extern struct dsm__stats dsm__stats;
     __atomic_fetch_add(&dsm__stats.stat_msgs_##dir[t_], 1, __ATOMIC_RELAXED);   \
     __atomic_fetch_add(&dsm__stats.stat_bytes_##dir[t_], (uint64_t)(bytes),     \
                        __ATOMIC_RELAXED);                                       \
+  } while (0)
+
+/* A request or one-way this process originates (not a reply, not a forward). */
+#define DSM__STAT_REQ(type) do {                                                 \
+    unsigned t_ = (type) < DSM__MSG_COUNT ? (type) : 0;                         \
+    __atomic_fetch_add(&dsm__stats.stat_reqs_sent[t_], 1, __ATOMIC_RELAXED);    \
   } while (0)
 
 /* Consistency memory accounting (GC bound is checked against it). */

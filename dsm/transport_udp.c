@@ -1319,8 +1319,10 @@ static void call_start(struct call *c, unsigned dst, unsigned type, const void *
   if (own_tail) own_tail->onext = x; else own_head = x;
   own_tail = x;
   c->x = x;
-  if (dst != self)
+  if (dst != self) {
     DSM__STAT_MSG(sent, type, len);
+    DSM__STAT_REQ(type);
+  }
   xfer_start(x, 1);
 }
 
@@ -1379,6 +1381,7 @@ static void send_oneway_locked(unsigned dst, unsigned type, const void *data, si
     if (own_tail) own_tail->onext = x; else own_head = x;
     own_tail = x;
     DSM__STAT_MSG(sent, type, len);
+    DSM__STAT_REQ(type);
     xfer_start(x, 1);
   }
 }

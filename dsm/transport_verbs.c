@@ -809,8 +809,10 @@ static void v_call_many(dsm__call_t *cs, unsigned n)
     c[i].left = &left;
     c[i].next = calls;
     calls = &c[i];
-    if (cs[i].dst != self)
+    if (cs[i].dst != self) {
       DSM__STAT_MSG(sent, cs[i].type, cs[i].req_len);
+      DSM__STAT_REQ(cs[i].type);
+    }
     enqueue(cs[i].dst, V_REQ, cs[i].type, 0, self, c[i].rid,
             dsm__tp_dup(cs[i].req, cs[i].req_len), cs[i].req_len);
   }
@@ -834,8 +836,10 @@ static void v_send(unsigned dst, unsigned type, const void *data, size_t len)
   pthread_mutex_lock(&mu);
   DSM__ASSERT(svc_running);
   oneways_out++;
-  if (dst != self)
+  if (dst != self) {
     DSM__STAT_MSG(sent, type, len);
+    DSM__STAT_REQ(type);
+  }
   enqueue(dst, V_REQ, type, F_ONEWAY, self, next_rid++, dsm__tp_dup(data, len), len);
   pthread_mutex_unlock(&mu);
 }

@@ -82,10 +82,11 @@ DSM_API void     dsm_main(int (*main_fn)(int, char **), int argc, char **argv)
 DSM_API void     dsm_stats_print(void);
 /* Read one counter by name ("read_faults", "msgs_sent", ...); -1 if unknown.
  * "msgs_sent" counts every message, including the transport's own traffic on
- * timers (keepalive PINGs and their answers, bootstrap retransmissions);
- * "protocol_msgs_sent" counts only the messages the program's operations
- * cause (page and diff fetches, synchronization, frees), and
- * "msgs_sent.TYPE" one type (e.g. "msgs_sent.FREE"). */
+ * timers (keepalive PINGs and their answers, bootstrap retransmissions) and
+ * replies to what peers ask; "protocol_requests_sent" counts only the
+ * requests this process's own operations cause (page fetches, diffs sent
+ * home, synchronization, frees), and "msgs_sent.TYPE" one type (e.g.
+ * "msgs_sent.FREE"). */
 DSM_API int64_t  dsm_stat(const char *name);
 
 /* ---- shared globals ----------------------------------------------------- */

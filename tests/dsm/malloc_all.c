@@ -4,7 +4,7 @@
  * in a shared table; after a barrier every process checks every other
  * process's blocks. Then every process frees blocks allocated by others.
  *
- * "Without any message" is checked on protocol_msgs_sent, which leaves out
+ * "Without any message" is checked on protocol_requests_sent, which leaves out
  * the transport's own traffic on timers: a keepalive PING from a slow peer
  * and our answer to it may fall into the window (it did under TSan with 8
  * processes on 2 cores) and say nothing about dsm_malloc. That the counter
@@ -24,11 +24,11 @@ int main(int argc, char **argv)
   dsm_startup(argc, argv);
   unsigned me = dsm_proc_id(), n = dsm_nprocs();
   unsigned char *mine[NB];
-  int64_t msgs_before = dsm_stat("protocol_msgs_sent");
+  int64_t msgs_before = dsm_stat("protocol_requests_sent");
   CHECK(msgs_before >= 0);
   for (int k = 0; k < NB; k++)
     mine[k] = dsm_malloc(size_of(k));
-  CHECK_EQ(dsm_stat("protocol_msgs_sent"), msgs_before);   /* allocation sent nothing */
+  CHECK_EQ(dsm_stat("protocol_requests_sent"), msgs_before);   /* allocation sent nothing */
   for (int k = 0; k < NB; k++) {
     CHECK(mine[k] != NULL);
     for (size_t i = 0; i < size_of(k); i++)
@@ -49,12 +49,12 @@ int main(int argc, char **argv)
   /* Free the next process's blocks; then allocate again. */
   unsigned victim = (me + 1) % n;
   int64_t frees_before = dsm_stat("msgs_sent.FREE");
-  int64_t proto_before = dsm_stat("protocol_msgs_sent");
+  int64_t proto_before = dsm_stat("protocol_requests_sent");
   for (int k = 0; k < NB; k++)
     dsm_free(table[victim][k]);
   if (victim != me) {   /* a remote free is a FREE message, and a protocol one */
     CHECK(dsm_stat("msgs_sent.FREE") > frees_before);
-    CHECK(dsm_stat("protocol_msgs_sent") - proto_before >= dsm_stat("msgs_sent.FREE") - frees_before);
+    CHECK(dsm_stat("protocol_requests_sent") - proto_before >= dsm_stat("msgs_sent.FREE") - frees_before);
   }
   dsm_barrier(2);
   for (int k = 0; k < NB; k++) {
