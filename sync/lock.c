@@ -61,6 +61,7 @@ struct dsm__lk {
   struct succ next;
   dsm__carry_t *carry;  /* diffs made under the lock, for the next holder (dsm/carry.c) */
   uint64_t since;       /* when the lock last came here from elsewhere (0: not yet) */
+  unsigned streak;      /* acquires without a message since then */
   /* manager side */
   unsigned last;
   dsm__cwait_t *cwaiters;
@@ -151,6 +152,7 @@ static void holder_request(dsm__lk_t *lk, unsigned id, dsm__reqh_t h, unsigned o
   if (lk->have_token && !lk->held && !lk->want) {
     lk->have_token = 0;
     grant(lk, h, known);
+    pthread_cond_broadcast(&token_cv);   /* a yield may wait for it to go */
     return;
   }
   lk->next.present = 1;
@@ -207,9 +209,25 @@ static void on_lock(const dsm__msg_t *m)
   if (!known) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   pthread_mutex_lock(&dsm__mu);
   dsm__lk_t *lk = dsm__lk_get(id);
-  DSM__DEBUG("lock %u: op %u from rank %u via %u (last %u, token %d, held %d, phantoms %d)",
-             id, op, m->origin, m->from, lk->last, lk->have_token, lk->held, lk->phantoms);
+  DSM__DEBUG("lock %u: op %u from rank %u via %u rid %llu (last %u, token %d, held %d, "
+             "phantoms %d, want %d, next %d)", id, op, m->origin, m->from,
+             (unsigned long long)m->rid, lk->last, lk->have_token, lk->held, lk->phantoms,
+             lk->want, lk->next.present);
   switch (op) {
+  case DSM__LK_YIELD: {
+    /* The idle holder asks whether anyone is waiting: nobody is if no
+     * request came since its own last one. Nothing is queued here either
+     * way. (Queueing the holder's request behind itself would give one
+     * process two places, and a successor's request reaching it could not
+     * say which one it follows.) */
+    if (dsm__lk_manager(id) != dsm__rank)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed LOCK request from rank %u", m->origin);
+    uint32_t answer = lk->last == m->origin ? 2 : 3;
+    pthread_mutex_unlock(&dsm__mu);
+    free(known);
+    dsm__tp_reply(dsm__reqh(m), &answer, sizeof answer);
+    return;
+  }
   case DSM__LK_ACQ:
   case DSM__LK_TRY:
     if (dsm__vt_decode(&r, known) < 0 || r.bad || dsm__lk_manager(id) != dsm__rank)
@@ -259,6 +277,7 @@ void dsm__lk_take_grant(unsigned id, const void *reply, size_t len)
   lk->have_token = 1;
   lk->held = 1;
   lk->since = dsm__now_ns();
+  lk->streak = 0;
   pthread_mutex_unlock(&dsm__mu);
 }
 
@@ -282,21 +301,63 @@ static void acquire_impl(void *p)
    * message (TreadMarks). But a request may be on its way here through the
    * manager, and a process that takes the lock again and again faster than
    * that would starve the others (its critical sections need no message
-   * now that diffs travel with the lock). So after holding it for
-   * DSM_LOCK_HOLD_US in a row, it asks the manager like anyone: requests
-   * that reached the manager first are served first. */
+   * now that diffs travel with the lock). So after DSM_LOCK_STREAK such
+   * acquires in a row, or DSM_LOCK_HOLD_US of them, it asks the manager
+   * whether anyone is waiting (a yield): one round trip per streak when
+   * nobody is, and a fair turn for whoever is. */
   static uint64_t hold_ns;
-  if (!hold_ns)
+  static unsigned streak_max;
+  if (!hold_ns) {
     hold_ns = (uint64_t)dsm__env_long("DSM_LOCK_HOLD_US", 1000, 1, 60000000) * 1000;
+    streak_max = (unsigned)dsm__env_long("DSM_LOCK_STREAK", 16, 1, 1 << 30);
+  }
   if (lk->have_token && !lk->since)
     lk->since = dsm__now_ns();
-  if (lk->have_token && !c->try && dsm__nprocs > 1 && dsm__now_ns() - lk->since > hold_ns &&
+  int ask = 0;   /* someone asked after us: queue up behind it */
+  if (lk->have_token && !c->try && dsm__nprocs > 1 &&
+      (dsm__now_ns() - lk->since > hold_ns || lk->streak >= streak_max) &&
       !lk->next.present && lk->phantoms <= 0) {
+    /* While we ask, a successor's request that reaches us waits in `next`
+     * (want) instead of taking the lock from under the answer. */
     DSM__STAT_INC(lock_yields);
-  } else if (lk->have_token) {
+    lk->want = 1;
+    uint32_t req[2] = { DSM__LK_YIELD, c->id };
+    pthread_mutex_unlock(&dsm__mu);
+    void *reply = NULL;
+    size_t len = 0;
+    dsm__tp_call(dsm__lk_manager(c->id), DSM__MSG_LOCK, req, sizeof req, &reply, &len);
+    uint32_t answer = 0;
+    if (len == 4) memcpy(&answer, reply, 4);
+    free(reply);
+    if (answer != 2 && answer != 3)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed answer to a yield of lock %u", c->id);
+    pthread_mutex_lock(&dsm__mu);
+    lk->want = 0;
+    lk->streak = 0;
+    lk->since = dsm__now_ns();
+    DSM__ASSERT(lk->have_token && !lk->held);
+    if (answer == 3) {
+      /* Someone asked after our last request: its request comes (or
+       * came) here, and it goes first. Only once the lock has gone to it
+       * do we ask again: until then a request reaching us could be meant
+       * for either of our two places in the queue. */
+      if (lk->next.present)
+        pass_token(lk, c->id);
+      uint64_t t0 = dsm__now_ns();
+      while (lk->have_token)
+        pthread_cond_wait(&token_cv, &dsm__mu);
+      DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+      lk->since = 0;
+      ask = 1;
+    }
+  }
+  if (lk->have_token && !ask) {
     /* (Or it came with a TOKEN, whose records the service thread stored:
      * apply them.) */
     lk->held = 1;
+    lk->streak++;
+    if (!lk->since)
+      lk->since = dsm__now_ns();
     dsm__acquire();
     dsm__carry_apply(lk->carry);
     pthread_mutex_unlock(&dsm__mu);
@@ -304,7 +365,7 @@ static void acquire_impl(void *p)
     c->ok = 1;
     return;
   }
-  if (lk->phantoms > 0) {
+  if (lk->phantoms > 0 && !ask) {
     /* Our failed try holds a place in the queue: wait for it to come. */
     if (c->try) {
       pthread_mutex_unlock(&dsm__mu);

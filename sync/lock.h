@@ -19,6 +19,9 @@ enum {
   DSM__LK_TRY,       /* to the manager: id, known vt; the reply may say no */
   DSM__LK_HREQ,      /* forwarded to the previous requester: id, try, known vt */
   DSM__LK_TOKEN,     /* one-way: the lock passes to a failed try: id, records */
+  DSM__LK_YIELD,     /* to the manager from the idle holder: id; the reply is
+                        2 (keep it: nobody asked since its own last request)
+                        or 3 (someone did: hand it on and ask again) */
   DSM__CV_WAIT,      /* to the lock's manager: cond, lock (join the queue) */
   DSM__CV_SLEEP,     /* to the lock's manager: cond, lock, known vt; the reply is the lock */
   DSM__CV_SIGNAL,    /* to the lock's manager: cond, lock, all */
