@@ -58,13 +58,20 @@ void dsm__tp_call_many(dsm__call_t *calls, unsigned n)
   be()->call_many(calls, n);
 }
 
+void dsm__tp_call_through(void (*call_many)(dsm__call_t *, unsigned), unsigned dst,
+                          unsigned type, const void *req, size_t req_len, void **reply,
+                          size_t *reply_len)
+{
+  dsm__call_t c = { dst, type, req, req_len, NULL, 0 };
+  call_many(&c, 1);
+  if (reply) *reply = c.reply; else free(c.reply);
+  if (reply_len) *reply_len = c.reply_len;
+}
+
 void dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len, void **reply,
                   size_t *reply_len)
 {
-  dsm__call_t c = { dst, type, req, req_len, NULL, 0 };
-  dsm__tp_call_many(&c, 1);
-  if (reply) *reply = c.reply; else free(c.reply);
-  if (reply_len) *reply_len = c.reply_len;
+  dsm__tp_call_through(dsm__tp_call_many, dst, type, req, req_len, reply, reply_len);
 }
 
 void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
