@@ -40,20 +40,23 @@ void dsm__tp_run_handler(struct dsm__tp_core *co, unsigned origin, unsigned from
     DSM__STAT_MSG(recv, type, len);
   dsm__msg_t m = { origin, from, type, rid, data, len };
   pthread_mutex_unlock(&co->mu);
+  pthread_mutex_lock(&co->run_mu);
   fn(&m);
+  pthread_mutex_unlock(&co->run_mu);
   pthread_mutex_lock(&co->mu);
 }
 
 /* ---- calls ------------------------------------------------------------------------ */
 
 void dsm__tp_call_add(struct dsm__tp_core *co, struct dsm__tp_call *c, unsigned dst,
-                      unsigned type, unsigned *left)
+                      unsigned type, unsigned *left, struct dsm__tp_waiter *w)
 {
   DSM__ASSERT(dst < co->nprocs && type < DSM__MSG_COUNT);
   c->rid = co->next_rid++;
   c->dst = dst;
   c->type = type;
   c->left = left;
+  c->w = w;
   c->next = co->calls;
   co->calls = c;
 }
@@ -73,16 +76,8 @@ void dsm__tp_call_finish(struct dsm__tp_core *co, struct dsm__tp_call *c, uint8_
   c->done = 1;
   c->reply = reply;
   c->reply_len = len;
-  (*c->left)--;
-  pthread_cond_broadcast(&co->call_cv);
-}
-
-void dsm__tp_calls_wait(struct dsm__tp_core *co, const unsigned *left)
-{
-  uint64_t t0 = dsm__now_ns();
-  while (*left)
-    pthread_cond_wait(&co->call_cv, &co->mu);
-  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  if (!--*c->left)
+    dsm__tp_wake(c->w);
 }
 
 void dsm__tp_call_remove(struct dsm__tp_core *co, struct dsm__tp_call *c)
@@ -96,35 +91,29 @@ void dsm__tp_call_remove(struct dsm__tp_core *co, struct dsm__tp_call *c)
 
 /* ---- the service thread -------------------------------------------------------------- */
 
-void dsm__tp_poke(int fd)
-{
-  uint64_t one = 1;
-  ssize_t w = write(fd, &one, sizeof one);
-  (void)w;
-}
-
-void dsm__tp_unpoke(int fd)
-{
-  uint64_t v;
-  ssize_t r = read(fd, &v, sizeof v);
-  (void)r;
-}
-
 void dsm__tp_service_start(struct dsm__tp_core *co, void *(*fn)(void *))
 {
+  /* Under mu: the thread starts by taking it, and finds itself described. */
+  pthread_mutex_lock(&co->mu);
+  memset(&co->svc_w, 0, sizeof co->svc_w);
+  co->svc_w.fd = dsm__tp_eventfd();
+  co->svc_w.until = UINT64_MAX;
   if (pthread_create(&co->svc, NULL, fn, NULL))
     dsm__fatal(DSM__EXIT_FATAL, "cannot start the service thread");
+  co->svc_w.thread = co->svc;
   co->svc_running = 1;
+  pthread_mutex_unlock(&co->mu);
 }
 
-void dsm__tp_service_stop(struct dsm__tp_core *co, int wake_fd)
+void dsm__tp_service_stop(struct dsm__tp_core *co)
 {
   pthread_mutex_lock(&co->mu);
   co->svc_stop = 1;
-  dsm__tp_poke(wake_fd);
+  dsm__tp_wake(&co->svc_w);     /* however it sleeps (it checks svc_stop first) */
   pthread_mutex_unlock(&co->mu);
   pthread_join(co->svc, NULL);
   co->svc_running = 0;
+  close(co->svc_w.fd);
 }
 
 /* ---- requests to self --------------------------------------------------------------- */

@@ -26,6 +26,8 @@ struct dsm__tp_ops {
   void (*replyv)(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n);
   void (*forward)(dsm__reqh_t h, unsigned dst, const void *data, size_t len);
   void (*broadcast_abort)(const char *reason);
+  void (*event_wait)(dsm__tp_event_t *e);
+  void (*event_fire)(dsm__tp_event_t *e);
   /* One-sided reads; NULL in a backend without them (UDP). */
   int (*can_read)(void);
   int (*expose)(void *addr, size_t len, dsm__rmem_t *out);

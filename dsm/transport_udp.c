@@ -1,14 +1,26 @@
 /*
  * transport_udp.c — transport.h over UDP: the backend's interface
- * (transport_impl.h) and its service thread. transport_udp.h lists the
- * other files of the backend.
+ * (transport_impl.h), and who serves which socket. transport_udp.h lists
+ * the other files of the backend.
  *
- * Threads: one service thread polls the socket, the launcher's lifeline and
- * a wake-up eventfd, with a timeout equal to the next retransmission
- * deadline. It reassembles messages, runs handlers (without the lock held)
- * and retransmits. Application threads send the first datagrams of their
- * requests themselves and then sleep on a condition variable until the
- * service thread has the replies.
+ * Threads. The service socket is served by the service thread, except while
+ * a thread waits for an event (dsm__tp_event_wait): that thread takes the
+ * socket over and runs the handlers itself, and the service thread parks,
+ * watching only the launcher's lifeline. So the request that fires an event
+ * (a barrier's last arrival, a FORK, a JOIN, a lock's TOKEN) is received and
+ * handled by the thread waiting for it. The reply socket is read only by a
+ * thread waiting in dsm__tp_call_many, which also runs its calls'
+ * retransmission timers: a reply wakes the thread that waits for it, and the
+ * service thread never wakes for replies or their timers. A call to the
+ * caller's own rank runs its handler on the calling thread.
+ *
+ * Each socket's reader sleeps in poll() with a timeout equal to its next
+ * retransmission deadline, on the socket and its own eventfd (the only way
+ * one thread wakes another: transport_wait.c). Nothing spins.
+ *
+ * The price of an event wait is two wake-ups of the service thread, to park
+ * it when the wait begins and to bring it back when it ends; both happen
+ * while nothing is on its way to the waiter, off the critical path.
  *
  * What this backend does not do: congestion control beyond a fixed window,
  * and path MTU discovery (fragments toward non-loopback peers are small
@@ -17,81 +29,180 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "dsm_internal.h"
 #include "transport_udp.h"
 
 struct dsm__udp dsm__udp = {
-  .core = { .mu = PTHREAD_MUTEX_INITIALIZER, .call_cv = PTHREAD_COND_INITIALIZER },
+  .core = { .mu = PTHREAD_MUTEX_INITIALIZER, .run_mu = PTHREAD_MUTEX_INITIALIZER },
   .ctl_cv = PTHREAD_COND_INITIALIZER,
-  .sock = -1, .wake_fd = -1, .lifeline = -1,
+  .sock = { -1, -1 }, .lifeline = -1, .tfd = -1, .tfd_armed = UINT64_MAX,
   .rto_min = 10 * MS,
   .window_bytes = WINDOW_BYTES,
 };
 
-/* ---- the service thread ------------------------------------------------------- */
+/* region.c's test for the master's shared stack (runtime.c): handlers must
+ * not run there. Weak, because tests/transport links the transport alone. */
+extern int dsm__is_shared(const void *addr) __attribute__((weak));
 
-void dsm__udp_wake_service(uint64_t deadline)
+static int may_run_handlers_here(void)
 {
-  if (U.svc_sleeping && deadline < U.svc_deadline && U.wake_fd >= 0) {
-    dsm__tp_poke(U.wake_fd);
-    U.svc_sleeping = 0;
-  }
+  return !dsm__is_shared || !dsm__is_shared(__builtin_frame_address(0));
 }
 
-/* Sleep in poll until a datagram, a wake-up or the deadline (mu held on
- * entry and return, released while asleep). */
-static void sleep_until(uint64_t next, uint64_t now)
+static void arm_timer(uint64_t deadline)
 {
-  U.svc_deadline = next;
-  U.svc_sleeping = 1;
-  pthread_mutex_unlock(&U.core.mu);
-  struct pollfd fds[3] = { { U.wake_fd, POLLIN, 0 }, { U.sock, POLLIN, 0 },
-                           { U.lifeline, POLLIN, 0 } };
-  uint64_t wait = next > now ? next - now : 0;
-  struct timespec ts = { (time_t)(wait / 1000000000u), (long)(wait % 1000000000u) };
-  int r = ppoll(fds, U.lifeline >= 0 ? 3 : 2, &ts, NULL);
-  pthread_mutex_lock(&U.core.mu);
-  U.svc_sleeping = 0;
-  if (r < 0)
+  if (deadline == U.tfd_armed || U.tfd < 0)
     return;
-  if (fds[0].revents & POLLIN)
-    dsm__tp_unpoke(U.wake_fd);
-  if (U.lifeline >= 0 && fds[2].revents) {
-    char c[64];
-    ssize_t rd = (fds[2].revents & POLLIN) ? read(U.lifeline, c, sizeof c) : 0;
-    if (fds[2].revents & POLLNVAL)
-      U.lifeline = -1;
-    else if (rd == 0 || (fds[2].revents & (POLLHUP | POLLERR)))
-      dsm__fatal(DSM__EXIT_PEER_LOST, "launcher went away");
-  }
-  /* Datagrams are read at the top of the loop. */
+  struct itimerspec its = { { 0, 0 }, { (time_t)(deadline / 1000000000u),
+                                        (long)(deadline % 1000000000u) } };
+  if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
+    its.it_value.tv_nsec = 1;   /* zero would disarm it */
+  timerfd_settime(U.tfd, TFD_TIMER_ABSTIME, &its, NULL);
+  U.tfd_armed = deadline;
 }
+
+void dsm__udp_wake_role(int which, uint64_t deadline)
+{
+  struct dsm__tp_waiter *o = U.role[which].owner;
+  if (which == SVC && deadline && o != &U.core.svc_w) {
+    /* A thread waiting for an event polls the timer. */
+    if (deadline < U.tfd_armed)
+      arm_timer(deadline);
+    return;
+  }
+  dsm__tp_wake_before(o, deadline);
+}
+
+void dsm__udp_ctl_changed(void)
+{
+  if (U.ctl_waiting) {
+    pthread_cond_broadcast(&U.ctl_cv);
+    DSM__STAT_INC(wakeups);
+  }
+}
+
+void dsm__udp_ctl_wait(const struct timespec *until)
+{
+  U.ctl_waiting++;
+  if (until)
+    pthread_cond_timedwait(&U.ctl_cv, &U.core.mu, until);
+  else
+    pthread_cond_wait(&U.ctl_cv, &U.core.mu);
+  U.ctl_waiting--;
+}
+
+/* ---- serving the sockets ---------------------------------------------------------- */
+
+/* Datagrams read in one go before timers and requests to self get a turn. */
+#define BACKLOG 4096
+
+/* One round of serving the service socket as `me`: requests to self, what
+ * is queued on the socket (unless `read` is 0: the caller has just emptied
+ * it), and when that is all, keepalives and timers (after the socket, so an
+ * ACK waiting there never lets a timer fire spuriously). Returns the
+ * deadline to sleep until, or 0 when there is more to do at once or the
+ * socket went to another thread. */
+static uint64_t serve_svc(struct dsm__tp_waiter *me, int read)
+{
+  dsm__udp_run_local(me);
+  int backlog = read && dsm__udp_recv_queued(SVC, me, BACKLOG) >= BACKLOG;
+  if (U.core.svc_stop || U.role[SVC].owner != me || backlog || U.core.lq_head)
+    return 0;
+  uint64_t now = dsm__now_ns(), next = now + 1000 * MS;
+  dsm__udp_keepalive(now, &next);
+  next = dsm__udp_timers_run(SVC, now, next);
+  if (U.core.lq_head || U.role[SVC].owner != me)
+    return 0;
+  return next;
+}
+
+/* Read the replies queued, then run the calls' timers, as `me`, the reader
+ * of the reply socket. Returns the next call deadline. */
+static uint64_t serve_reply(struct dsm__tp_waiter *me)
+{
+  dsm__udp_recv_queued(REPLY, me, 1 << 30);
+  uint64_t now = dsm__now_ns();
+  return dsm__udp_timers_run(REPLY, now, now + 1000 * MS);
+}
+
+static void check_lifeline(const struct pollfd *pf)
+{
+  if (!pf->revents)
+    return;
+  char c[64];
+  ssize_t rd = (pf->revents & POLLIN) ? read(U.lifeline, c, sizeof c) : 0;
+  if (pf->revents & POLLNVAL)
+    U.lifeline = -1;
+  else if (rd == 0 || (pf->revents & (POLLHUP | POLLERR)))
+    dsm__fatal(DSM__EXIT_PEER_LOST, "launcher went away");
+}
+
+/* The server of the service socket goes to sleep until `next`: the socket
+ * and the timer join its poll set (fds[*n], fds[*n + 1]). */
+static void svc_poll_set(struct pollfd *fds, unsigned *n, uint64_t next)
+{
+  /* Only ever sooner: a timer armed for later than needed costs a useless
+   * wake-up at most, and re-arming on every round would cost a system
+   * call each. */
+  if (next < U.tfd_armed)
+    arm_timer(next);
+  fds[(*n)++] = (struct pollfd){ U.sock[SVC], POLLIN, 0 };
+  fds[(*n)++] = (struct pollfd){ U.tfd, POLLIN, 0 };
+}
+
+/* After the sleep: the timer fired (and is spent), or not. */
+static void svc_timer_check(const struct pollfd *tfd)
+{
+  if (tfd->revents & POLLIN) {
+    dsm__tp_unpoke(U.tfd);
+    U.tfd_armed = UINT64_MAX;
+  }
+}
+
+/* The service thread sleeps in a blocking receive on the socket, not in
+ * poll (transport_udp_socket.c: one system call fewer on the way of every
+ * request), so it looks at the lifeline at least this often instead. */
+#define LIFELINE_EVERY (1000 * MS)
 
 static void *service(void *arg)
 {
   (void)arg;
+  struct dsm__tp_waiter *me = &U.core.svc_w;
+  uint64_t lifeline_seen = 0;
+  int drained = 0;
   pthread_mutex_lock(&U.core.mu);
-  for (;;) {
-    if (U.core.svc_stop)
-      break;
-    dsm__udp_run_local();
-    /* Read everything queued before looking at timers: an ACK waiting in
-     * the socket must not let a retransmission timer fire spuriously. */
-    int backlog = dsm__udp_recv_queued(4096) == 4096;
-    if (U.core.svc_stop)
-      break;
-    if (backlog || U.core.lq_head)
-      continue;    /* still busy: timers wait until the queue is empty */
-    uint64_t now = dsm__now_ns(), next = now + 1000 * MS;
-    dsm__udp_keepalive(now, &next);
-    next = dsm__udp_timers_run(now, next);
-    now = dsm__now_ns();
-    if (U.core.lq_head || U.core.svc_stop)
+  while (!U.core.svc_stop) {
+    if (U.role[SVC].owner != me) {
+      /* Parked: a thread waiting for an event serves the socket, and wakes
+       * us when it is done. Meanwhile we watch the lifeline. */
+      struct pollfd fds[2];
+      unsigned n = 1;
+      if (U.lifeline >= 0)
+        fds[n++] = (struct pollfd){ U.lifeline, POLLIN, 0 };
+      if (dsm__tp_sleep(&U.core, me, fds, n, UINT64_MAX) > 0 && n > 1)
+        check_lifeline(&fds[1]);
+      drained = 0;
       continue;
-    sleep_until(next, now);
+    }
+    uint64_t next = serve_svc(me, !drained);
+    drained = 0;
+    if (!next)
+      continue;
+    uint64_t now = dsm__now_ns();
+    if (U.lifeline >= 0) {
+      if (now - lifeline_seen >= LIFELINE_EVERY) {
+        struct pollfd lf = { U.lifeline, POLLIN, 0 };
+        if (poll(&lf, 1, 0) > 0)
+          check_lifeline(&lf);
+        lifeline_seen = now;
+      }
+      if (next > lifeline_seen + LIFELINE_EVERY)
+        next = lifeline_seen + LIFELINE_EVERY;
+    }
+    drained = dsm__udp_recv_block(SVC, me, next, BACKLOG) < BACKLOG;
   }
   pthread_mutex_unlock(&U.core.mu);
   return NULL;
@@ -99,6 +210,7 @@ static void *service(void *arg)
 
 void dsm__udp_service_start(void)
 {
+  U.role[SVC].owner = &U.core.svc_w;
   dsm__tp_service_start(&U.core, service);
 }
 
@@ -107,14 +219,42 @@ void dsm__udp_service_stop(void)
   pthread_mutex_lock(&U.core.mu);
   U.shutting_down = 2;
   pthread_mutex_unlock(&U.core.mu);
-  dsm__tp_service_stop(&U.core, U.wake_fd);
+  dsm__tp_service_stop(&U.core);
 }
 
-/* ---- the interface ---------------------------------------------------------------- */
+/* ---- waiting for replies ------------------------------------------------------------- */
 
-void dsm__udp_handle(unsigned type, dsm__handler_t fn)
+/* Until *left calls are answered: read the reply socket (and run the calls'
+ * timers) if nobody else does, else wait for the reader to hand over. */
+static void wait_calls(struct dsm__tp_waiter *me, const unsigned *left)
 {
-  dsm__tp_core_handle(&U.core, type, fn);
+  struct dsm__tp_role *r = &U.role[REPLY];
+  while (*left) {
+    struct pollfd fds[1];
+    if (!r->owner) {
+      r->owner = me;
+      dsm__tp_role_dequeue(r, me);
+    }
+    if (r->owner == me) {
+      /* Timers after what came in: a reply waiting in the socket must not
+       * let a timer fire spuriously. Right after sending, nothing is due. */
+      uint64_t now = dsm__now_ns();
+      uint64_t until = dsm__udp_timers_run(REPLY, now, now + 1000 * MS);
+      if (!*left)
+        break;
+      dsm__udp_recv_block(REPLY, me, until, 1 << 30);
+    } else {
+      /* Another thread reads replies (a second caller, or one waiting for
+       * an event): it finishes our calls and wakes us, or hands the socket
+       * over when it is done. */
+      dsm__tp_role_enqueue(r, me);
+      dsm__tp_sleep(&U.core, me, fds, 1, UINT64_MAX);
+    }
+  }
+  if (r->owner == me)
+    dsm__tp_role_pass(r, NULL);
+  else
+    dsm__tp_role_dequeue(r, me);
 }
 
 void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
@@ -124,12 +264,23 @@ void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
   DSM__ASSERT(c);
   /* A handler that waits for a reply would stop the thread that delivers it. */
   DSM__ASSERT(!U.core.svc_running || !pthread_equal(pthread_self(), U.core.svc));
+  struct dsm__tp_waiter me;
+  dsm__tp_waiter_init(&me);
+  int inline_self = may_run_handlers_here();
   unsigned left = n;
   pthread_mutex_lock(&U.core.mu);
   DSM__ASSERT(U.core.svc_running);
   for (unsigned i = 0; i < n; i++)
-    dsm__udp_call_start(&c[i], cs[i].dst, cs[i].type, cs[i].req, cs[i].req_len, &left);
-  dsm__tp_calls_wait(&U.core, &left);
+    dsm__udp_call_start(&c[i], cs[i].dst, cs[i].type, cs[i].req, cs[i].req_len, &left, &me,
+                        inline_self);
+  /* Requests to ourselves: run here, now, rather than hand them to the
+   * service thread and be woken by it. */
+  for (unsigned i = 0; inline_self && i < n; i++)
+    if (cs[i].dst == U.self && !c[i].c.done)
+      dsm__udp_call_inline(&c[i], cs[i].req, cs[i].req_len);
+  uint64_t t0 = dsm__now_ns();
+  wait_calls(&me, &left);
+  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   for (unsigned i = 0; i < n; i++) {
     dsm__tp_call_remove(&U.core, &c[i].c);
     cs[i].reply = c[i].c.reply;
@@ -137,6 +288,80 @@ void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
   }
   pthread_mutex_unlock(&U.core.mu);
   free(c);
+}
+
+/* ---- events ------------------------------------------------------------------------------ */
+
+void dsm__udp_event_wait(dsm__tp_event_t *e)
+{
+  DSM__ASSERT(!U.core.svc_running || !pthread_equal(pthread_self(), U.core.svc));
+  DSM__ASSERT(may_run_handlers_here());
+  pthread_mutex_lock(&U.core.mu);
+  if (!e->fired) {
+    struct dsm__tp_waiter me;
+    dsm__tp_waiter_init(&me);
+    DSM__ASSERT(!e->waiter);
+    e->waiter = &me;
+    uint64_t t0 = dsm__now_ns();
+    struct dsm__tp_role *s = &U.role[SVC], *r = &U.role[REPLY];
+    /* Take the service socket over; the service thread parks when it
+     * notices (woken now if it sleeps, before anything is on its way). */
+    if (!s->owner || s->owner == &U.core.svc_w) {
+      s->owner = &me;
+      dsm__tp_wake(&U.core.svc_w);
+    } else {
+      dsm__tp_role_enqueue(s, &me);    /* another thread waits for an event */
+    }
+    while (!e->fired) {
+      struct pollfd fds[4];
+      unsigned n = 1, ti = 0;
+      uint64_t until = UINT64_MAX;
+      if (s->owner == &me) {
+        uint64_t next = serve_svc(&me, 1);
+        if (!next)
+          continue;
+        /* Replies too, when no caller reads them: a late duplicate or a
+         * deferred reply's resend is acknowledged at once. */
+        if (!r->owner)
+          r->owner = &me;
+        if (r->owner == &me) {
+          until = serve_reply(&me);
+          fds[n++] = (struct pollfd){ U.sock[REPLY], POLLIN, 0 };
+        }
+        if (e->fired)
+          break;
+        svc_poll_set(fds, &n, next);
+        ti = n - 1;
+      }
+      if (dsm__tp_sleep(&U.core, &me, fds, n, until) > 0 && ti)
+        svc_timer_check(&fds[ti]);
+    }
+    e->waiter = NULL;
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    if (r->owner == &me)
+      dsm__tp_role_pass(r, NULL);
+    if (s->owner == &me)
+      dsm__tp_role_pass(s, &U.core.svc_w);
+    else
+      dsm__tp_role_dequeue(s, &me);
+  }
+  e->fired = 0;
+  pthread_mutex_unlock(&U.core.mu);
+}
+
+void dsm__udp_event_fire(dsm__tp_event_t *e)
+{
+  pthread_mutex_lock(&U.core.mu);
+  e->fired = 1;
+  dsm__tp_wake(e->waiter);
+  pthread_mutex_unlock(&U.core.mu);
+}
+
+/* ---- the interface ---------------------------------------------------------------- */
+
+void dsm__udp_handle(unsigned type, dsm__handler_t fn)
+{
+  dsm__tp_core_handle(&U.core, type, fn);
 }
 
 void dsm__udp_call(unsigned dst, unsigned type, const void *req, size_t req_len, void **reply,
@@ -204,7 +429,7 @@ void dsm__udp_broadcast_abort(const char *reason)
 {
   /* Called from dsm__fatal, possibly with mu held by this very thread: touch
    * only the socket and the address table, which no longer change. */
-  if (U.sock < 0 || !U.peers || !dsm__peers_known)
+  if (U.sock[SVC] < 0 || !U.peers || !dsm__peers_known)
     return;
   size_t n = strlen(reason);
   if (n > ABORT_MAX) n = ABORT_MAX;
@@ -212,12 +437,13 @@ void dsm__udp_broadcast_abort(const char *reason)
     for (unsigned r = 0; r < U.nprocs; r++)
       if (r != U.self && U.peers[r].known) {
         struct hdr h = dsm__udp_hdr_make(K_ABORT, DSM__MSG_ABORT, 0, r, U.self, 0);
-        dsm__udp_send_dgram(r, &h, reason, n, 0);
+        dsm__udp_send_dgram(r, SVC, &h, reason, n, 0);
       }
 }
 
 const struct dsm__tp_ops dsm__tp_udp_ops = {
   "udp", dsm__udp_init, dsm__udp_shutdown, dsm__udp_handle, dsm__udp_call_many, dsm__udp_send,
   dsm__udp_replyv, dsm__udp_forward, dsm__udp_broadcast_abort,
+  dsm__udp_event_wait, dsm__udp_event_fire,
   NULL, NULL, NULL,   /* no one-sided reads over UDP */
 };

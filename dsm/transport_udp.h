@@ -8,7 +8,8 @@
  * request is answered again, re-forwarded, or told "still pending", and
  * never reaches a handler twice. docs/protocol.md has the wire format.
  *
- *   transport_udp.c         the backend's interface and its service thread
+ *   transport_udp.c         the backend's interface; who serves what, and
+ *                           waiting: the service thread, calls, events
  *   transport_udp_wire.c    datagram header, MAC, the checks that need no state
  *   transport_udp_socket.c  the socket, the address table, sending datagrams
  *   transport_udp_frag.c    outgoing messages: fragments, window, ACK bitmaps;
@@ -19,6 +20,13 @@
  *                           deferred replies; receiving a datagram
  *   transport_udp_boot.c    bootstrap (address table) and collective shutdown
  *
+ * Two sockets per process. The service socket takes requests and
+ * everything the service thread manages; the reply socket takes the replies,
+ * PENDINGs and fragment ACKs of this process's own calls, and only a thread
+ * waiting in a call reads it, so a reply wakes the thread that waits for it
+ * and nobody else (docs/protocol.md, "Who receives what"). Every datagram
+ * leaves through the service socket.
+ *
  * One mutex, U.core.mu, guards all of it.
  */
 #ifndef DSM_TRANSPORT_UDP_H
@@ -27,6 +35,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "transport_core.h"
 #include "transport_impl.h"
@@ -184,15 +193,30 @@ int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, s
 /* Tell the sender of a multi-datagram message what we hold (p), or that we
  * hold all of it (p == NULL: ACK|COMPLETE). */
 void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int tgt_rep,
-                       const struct partial *p);
+                       const struct partial *p, int to_caller);
+/* An ACK of request fragments goes to the reply socket of a caller waiting
+ * for its own request (never forwarded, not one-way), else to the sender's
+ * service socket. */
+static inline int dsm__udp_acks_to_caller(unsigned hops, int oneway)
+{
+  return hops == 0 && !oneway;
+}
 void dsm__udp_on_ack(const struct hdr *h, const uint8_t *p, size_t n);
 
 /* ---- transport_udp_timers.c: retransmission and liveness -------------------------- */
 
+/* The two sockets, and the timer lists and roles that go with them: a
+ * call's timers are run by the thread reading replies, everything else's
+ * by the thread serving the service socket. */
+enum { SVC = 0, REPLY = 1 };
+
 void dsm__udp_timer_set(struct xfer *x, uint64_t deadline);
 void dsm__udp_timer_clear(struct xfer *x);
-/* Fire every timer due at now; returns the earliest deadline left, at most next. */
-uint64_t dsm__udp_timers_run(uint64_t now, uint64_t next);
+/* Fire every timer of list `which` due at now; returns the earliest
+ * deadline left, at most next. */
+uint64_t dsm__udp_timers_run(int which, uint64_t now, uint64_t next);
+/* The earliest deadline of list `which` (UINT64_MAX: none), firing nothing. */
+uint64_t dsm__udp_timers_next(int which);
 /* PING peers silent for DSM_TIMEOUT/3; lowers *next to its own deadline. */
 void dsm__udp_keepalive(uint64_t now, uint64_t *next);
 
@@ -206,8 +230,11 @@ struct call {
   int retransmitted;
 };
 
+/* Register and send one call of a round waited for by w. A call to self is
+ * queued for the service socket's server, or, with inline_self, left to
+ * the caller to run (dsm__udp_call_inline). */
 void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void *req,
-                         size_t len, unsigned *left);
+                         size_t len, unsigned *left, struct dsm__tp_waiter *w, int inline_self);
 void dsm__udp_call_complete(struct call *c, uint8_t *reply, size_t len);
 struct call *dsm__udp_call_find(uint64_t rid);
 /* Send (or resend) the cached reply of e to its origin. */
@@ -215,27 +242,42 @@ void dsm__udp_reply_transmit(struct dsm__tp_centry *e);
 /* Send e's forwarded request to its target; again: a duplicate asked. */
 void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again);
 void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, const void *data, size_t len);
-/* A request to ourselves; run by the service thread. */
+/* A request to ourselves, queued for the thread serving the service socket. */
 void dsm__udp_local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_t rid,
                             int oneway, unsigned hops, const void *data, size_t len);
-/* Run every queued request to self. */
-void dsm__udp_run_local(void);
-/* One datagram read from the socket: checked, then handled. */
-void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from);
+/* Run queued requests to self while `me` serves the service socket. */
+void dsm__udp_run_local(const struct dsm__tp_waiter *me);
+/* Run our own request c to ourselves on this thread, now. */
+void dsm__udp_call_inline(struct call *c, const void *req, size_t len);
+/* One datagram read from socket `which`: checked, then handled. */
+void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from, int which);
 
 /* ---- transport_udp_socket.c: the socket and the address table ------------------------ */
 
-void dsm__udp_open_socket(const struct sockaddr_in *master);
+/* The service socket (bound to the master's port on rank 0) and the reply
+ * socket (an ephemeral port on the same address). */
+void dsm__udp_open_sockets(const struct sockaddr_in *master);
 int dsm__udp_parse_addr(const char *s, struct sockaddr_in *a);
 uint32_t dsm__udp_frag_size_for(const struct sockaddr_in *a);
+/* Rank r's service address; its reply port (network order, 0: unknown yet). */
 void dsm__udp_set_peer(unsigned r, const struct sockaddr_in *a);
-/* MAC and send one datagram (DSM_LOSS may drop it). */
-void dsm__udp_send_dgram(unsigned dst, const struct hdr *h, const void *p, size_t n, int retrans);
-/* A datagram with a header only. */
-void dsm__udp_send_small(unsigned kind, unsigned type, unsigned flags, unsigned dst,
-                         unsigned origin, uint64_t rid);
-/* Read and handle up to max queued datagrams; returns how many were read. */
-int dsm__udp_recv_queued(int max);
+void dsm__udp_set_peer_reply(unsigned r, uint16_t port);
+/* MAC and send one datagram to rank dst's socket `to` (DSM_LOSS may drop it). */
+void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *p, size_t n,
+                         int retrans);
+/* Read and handle what is queued on socket `which` (up to max datagrams)
+ * while `me` still serves it; returns how many were read. */
+int dsm__udp_recv_queued(int which, const struct dsm__tp_waiter *me, int max);
+/* Sleep in a blocking receive on socket `which` (served by `me`) until a
+ * datagram comes, then handle what is queued; or until `until` (a little
+ * earlier or later: the socket's timeout changes only when it is far off).
+ * mu is held on entry and return, released while asleep. This saves the
+ * poll() before each receive, a system call on the way of every reply; a
+ * thread wakes the sleeper with an empty datagram (dsm__udp_poke_socket),
+ * sent to the socket from the service socket. Reads up to max (at least a
+ * batch); returns the count read. */
+int dsm__udp_recv_block(int which, struct dsm__tp_waiter *me, uint64_t until, int max);
+void dsm__udp_poke_socket(int which);
 
 /* ---- transport_udp_boot.c: bootstrap and shutdown ------------------------------------- */
 
@@ -243,19 +285,26 @@ int dsm__udp_recv_queued(int max);
  * (also used by the datagram fuzzer, which runs no socket). */
 void dsm__udp_state_init(unsigned rank, unsigned size);
 
-/* ---- transport_udp.c: the service thread ------------------------------------------------ */
+/* ---- transport_udp.c: who serves what ---------------------------------------------------- */
 
-/* The service thread sleeps until `deadline` at most; wake it if a sooner
- * deadline (or new work: 0) came up. */
-void dsm__udp_wake_service(uint64_t deadline);
+/* Whoever serves socket `which` sleeps until a deadline at most; wake it if
+ * a sooner one (or new work: 0) came up. */
+void dsm__udp_wake_role(int which, uint64_t deadline);
+/* Bootstrap or shutdown progressed: wake whoever waits on ctl_cv. */
+void dsm__udp_ctl_changed(void);
+/* Wait on ctl_cv (mu held), optionally until an absolute CLOCK_REALTIME time. */
+void dsm__udp_ctl_wait(const struct timespec *until);
 void dsm__udp_service_start(void);
 void dsm__udp_service_stop(void);
+void dsm__udp_event_wait(dsm__tp_event_t *e);
+void dsm__udp_event_fire(dsm__tp_event_t *e);
 
 /* ---- the state ---------------------------------------------------------------------------- */
 
 struct peer {
-  struct sockaddr_in addr;
-  int known;
+  struct sockaddr_in addr;       /* its service socket */
+  struct sockaddr_in raddr;      /* its reply socket */
+  int known, rknown;
   uint32_t fsz;                  /* fragment payload size toward this peer */
   struct rtt est;
   uint64_t rto;
@@ -265,8 +314,10 @@ struct peer {
 struct dsm__udp {
   struct dsm__tp_core core;      /* mu, handlers, calls, reply cache, requests to self */
   pthread_cond_t ctl_cv;         /* bootstrap and shutdown progress */
+  int ctl_waiting;               /* threads waiting on it */
   unsigned self, nprocs;
-  int sock, wake_fd, lifeline;
+  int sock[2];                   /* SVC, REPLY */
+  int lifeline;
   uint8_t key[16];
   double loss;                   /* DSM_LOSS */
   uint64_t rnd_state;
@@ -275,8 +326,15 @@ struct dsm__udp {
   struct peer *peers;
   uint32_t window_bytes;
   uint32_t frag_force;           /* DSM_FRAG test knob: fragment size for every peer */
-  int svc_sleeping;
-  uint64_t svc_deadline;
+  /* Who serves each socket: the service thread, or a thread waiting for an
+   * event (SVC); a thread waiting for replies (REPLY). */
+  struct dsm__tp_role role[2];
+  /* The SVC list's next deadline as a timerfd its server polls, armed by
+   * whoever sets a sooner timer: a reply or one-way sent by another thread
+   * needs no wake-up of the server, which wakes for the ACK anyway and only
+   * at the deadline if the ACK was lost. */
+  int tfd;
+  uint64_t tfd_armed;            /* ns, CLOCK_MONOTONIC; UINT64_MAX: not armed */
   int shutting_down;             /* 1: in the collective EXIT, 2: done */
   uint64_t last_recv;            /* any valid datagram */
 };

@@ -3,9 +3,10 @@
  *
  * Bootstrap: dsmrun gives every rank the master's address (DSM_MASTER) and
  * the job key. Each rank > 0 sends a HELLO request to the master, whose MAC
- * proves it belongs to the job; the master records the datagram's source as
- * that rank's address, and when all have said hello it answers every HELLO
- * with the address table (6 bytes per rank: IPv4 address and port).
+ * proves it belongs to the job, with the port of its reply socket; the
+ * master records the datagram's source as that rank's address, and when all
+ * have said hello it answers every HELLO with the address table (8 bytes
+ * per rank: IPv4 address, service port, reply port).
  *
  * Shutdown is collective: every rank waits until its one-ways are
  * acknowledged, then sends EXIT to the master, which answers all of them
@@ -15,7 +16,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,8 +42,14 @@ static void on_hello(const dsm__msg_t *m)
   pthread_mutex_lock(&U.core.mu);
   int later = hello_count == U.nprocs - 1;
   if (U.self == 0 && m->origin != 0 && hello_count < U.nprocs - 1) {
+    /* Its service address came with the datagram; the reply port is in
+     * the payload, and is where this HELLO's answer goes. */
+    uint16_t rport = 0;
+    if (m->len == 2)
+      memcpy(&rport, m->data, 2);
+    dsm__udp_set_peer_reply(m->origin, rport);
     hello_h[hello_count++] = dsm__reqh(m);
-    pthread_cond_broadcast(&U.ctl_cv);
+    dsm__udp_ctl_changed();
   }
   pthread_mutex_unlock(&U.core.mu);
   if (later && hello_next)
@@ -53,7 +61,7 @@ static void on_exit_req(const dsm__msg_t *m)
   pthread_mutex_lock(&U.core.mu);
   if (U.self == 0 && exit_count < U.nprocs - 1) {
     exit_h[exit_count++] = dsm__reqh(m);
-    pthread_cond_broadcast(&U.ctl_cv);
+    dsm__udp_ctl_changed();
   }
   pthread_mutex_unlock(&U.core.mu);
 }
@@ -127,18 +135,20 @@ static void serve_table(void)
   unsigned size = U.nprocs;
   pthread_mutex_lock(&U.core.mu);
   while (hello_count < size - 1)
-    pthread_cond_wait(&U.ctl_cv, &U.core.mu);
+    dsm__udp_ctl_wait(NULL);
   dsm__peers_known = 1;
   pthread_mutex_unlock(&U.core.mu);
-  /* The table: each rank's IPv4 address and port, in network order. */
-  uint8_t *table = malloc(6 * (size_t)size);
+  /* The table: each rank's IPv4 address, service port and reply port, in
+   * network order. */
+  uint8_t *table = malloc(8 * (size_t)size);
   DSM__ASSERT(table);
   for (unsigned r = 0; r < size; r++) {
-    memcpy(table + 6 * r, &U.peers[r].addr.sin_addr.s_addr, 4);
-    memcpy(table + 6 * r + 4, &U.peers[r].addr.sin_port, 2);
+    memcpy(table + 8 * r, &U.peers[r].addr.sin_addr.s_addr, 4);
+    memcpy(table + 8 * r + 4, &U.peers[r].addr.sin_port, 2);
+    memcpy(table + 8 * r + 6, &U.peers[r].raddr.sin_port, 2);
   }
   for (unsigned i = 0; i < size - 1; i++)
-    dsm__udp_reply(hello_h[i], table, 6 * (size_t)size);
+    dsm__udp_reply(hello_h[i], table, 8 * (size_t)size);
   free(table);
 }
 
@@ -148,15 +158,19 @@ static void fetch_table(void)
   unsigned size = U.nprocs;
   void *table;
   size_t len;
-  dsm__udp_call(0, DSM__MSG_HELLO, NULL, 0, &table, &len);
-  if (len != 6 * (size_t)size)
+  uint16_t rport = U.peers[U.self].raddr.sin_port;
+  dsm__udp_call(0, DSM__MSG_HELLO, &rport, sizeof rport, &table, &len);
+  if (len != 8 * (size_t)size)
     dsm__fatal(DSM__EXIT_FATAL, "bootstrap: address table of %zu bytes for %u ranks", len, size);
   pthread_mutex_lock(&U.core.mu);
-  for (unsigned r = 1; r < size; r++) {
+  for (unsigned r = 0; r < size; r++) {
     struct sockaddr_in a = { .sin_family = AF_INET };
-    memcpy(&a.sin_addr.s_addr, (uint8_t *)table + 6 * r, 4);
-    memcpy(&a.sin_port, (uint8_t *)table + 6 * r + 4, 2);
-    dsm__udp_set_peer(r, &a);
+    memcpy(&a.sin_addr.s_addr, (uint8_t *)table + 8 * r, 4);
+    memcpy(&a.sin_port, (uint8_t *)table + 8 * r + 4, 2);
+    if (r > 0)
+      dsm__udp_set_peer(r, &a);
+    memcpy(&rport, (uint8_t *)table + 8 * r + 6, 2);
+    dsm__udp_set_peer_reply(r, rport);
   }
   dsm__peers_known = 1;
   pthread_mutex_unlock(&U.core.mu);
@@ -172,9 +186,9 @@ void dsm__udp_init(unsigned rank, unsigned size)
   if (!U.core.handlers[DSM__MSG_PING])
     U.core.handlers[DSM__MSG_PING] = on_ping;   /* keepalives; dsmbench may bring its own */
   U.core.handlers[DSM__MSG_EXIT] = on_exit_req;
-  U.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (U.wake_fd < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "eventfd: %s", strerror(errno));
+  U.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (U.tfd < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "timerfd_create: %s", strerror(errno));
 
   if (size > 1) {
     parse_key();
@@ -183,8 +197,17 @@ void dsm__udp_init(unsigned rank, unsigned size)
     if (!m || dsm__udp_parse_addr(m, &master))
       dsm__fatal(DSM__EXIT_FATAL, "DSM_MASTER='%s' is not ipv4:port (set by dsmrun)",
                  m ? m : "");
-    dsm__udp_open_socket(&master);
+    dsm__udp_open_sockets(&master);
     dsm__udp_set_peer(0, &master);
+    /* Our own reply port, for the HELLO (or, on the master, the table). */
+    struct sockaddr_in r;
+    socklen_t rl = sizeof r;
+    if (getsockname(U.sock[REPLY], (struct sockaddr *)&r, &rl) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "getsockname: %s", strerror(errno));
+    if (rank == 0)
+      dsm__udp_set_peer_reply(0, r.sin_port);
+    else
+      U.peers[rank].raddr.sin_port = r.sin_port;
   }
   dsm__udp_service_start();
   if (size == 1) {
@@ -206,7 +229,7 @@ static void collect_exits(void)
 {
   pthread_mutex_lock(&U.core.mu);
   while (exit_count < U.nprocs - 1)
-    pthread_cond_wait(&U.ctl_cv, &U.core.mu);
+    dsm__udp_ctl_wait(NULL);
   pthread_mutex_unlock(&U.core.mu);
   for (unsigned i = 0; i < U.nprocs - 1; i++)
     dsm__udp_reply(exit_h[i], NULL, 0);
@@ -221,7 +244,7 @@ static void collect_exits(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += 20 * 1000000;
     if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
-    pthread_cond_timedwait(&U.ctl_cv, &U.core.mu, &ts);
+    dsm__udp_ctl_wait(&ts);
   }
   pthread_mutex_unlock(&U.core.mu);
 }
@@ -233,7 +256,7 @@ void dsm__udp_shutdown(void)
   pthread_mutex_lock(&U.core.mu);
   /* One-ways still in flight must land before we say we are done. */
   while (dsm__udp_own_busy())
-    pthread_cond_wait(&U.ctl_cv, &U.core.mu);
+    dsm__udp_ctl_wait(NULL);
   U.shutting_down = 1;
   pthread_mutex_unlock(&U.core.mu);
   if (U.nprocs > 1) {

@@ -73,7 +73,8 @@ void dsm__udp_xfer_free(struct xfer *x)
     while (*pp != x) pp = &(*pp)->hnext;
     *pp = x->hnext;
   }
-  if (x->own) {
+  int own = x->own;
+  if (own) {
     if (x->oprev) x->oprev->onext = x->onext; else own_head = x->onext;
     if (x->onext) x->onext->oprev = x->oprev; else own_tail = x->oprev;
   }
@@ -84,7 +85,8 @@ void dsm__udp_xfer_free(struct xfer *x)
   free(x->resent);
   free(x->owned);
   free(x);
-  pthread_cond_broadcast(&U.ctl_cv);   /* shutdown waits for one-ways to drain */
+  if (own && !own_head)
+    dsm__udp_ctl_changed();   /* shutdown waits for one-ways to drain */
 }
 
 void dsm__udp_own_add(struct xfer *x)
@@ -124,7 +126,7 @@ void dsm__udp_send_frag(struct xfer *x, uint32_t i, int retrans)
   else if (x->entry)
     h.low = dsm__now_ns() - x->entry->t_arrive;
   size_t n = x->len - h.off < x->fsz ? x->len - h.off : x->fsz;
-  dsm__udp_send_dgram(x->peer, &h, x->data + h.off, n, retrans);
+  dsm__udp_send_dgram(x->peer, x->kind == K_REP ? REPLY : SVC, &h, x->data + h.off, n, retrans);
   if (x->sent_at) {
     x->sent_at[i] = dsm__now_ns();
     if (retrans)
@@ -199,7 +201,7 @@ int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, s
 /* ---- ACKs -------------------------------------------------------------------------- */
 
 void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int tgt_rep,
-                       const struct partial *p)
+                       const struct partial *p, int to_caller)
 {
   uint8_t buf[8 + ACK_BITS / 8];
   struct hdr h = dsm__udp_hdr_make(K_ACK, type, (tgt_rep ? F_TGT_REP : 0) | (p ? 0 : F_COMPLETE),
@@ -220,7 +222,7 @@ void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned typ
     }
     n = 8 + (nbits + 7) / 8;
   }
-  dsm__udp_send_dgram(dst, &h, buf, n, 0);
+  dsm__udp_send_dgram(dst, to_caller ? REPLY : SVC, &h, buf, n, 0);
 }
 
 /* Mark fragment i acknowledged; 1 if it was not before. */

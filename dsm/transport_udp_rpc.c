@@ -53,11 +53,11 @@ void dsm__udp_call_complete(struct call *c, uint8_t *reply, size_t len)
 }
 
 void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void *req,
-                         size_t len, unsigned *left)
+                         size_t len, unsigned *left, struct dsm__tp_waiter *w, int inline_self)
 {
   DSM__ASSERT(dst < U.nprocs && type < DSM__MSG_COUNT && len <= DSM__TP_MAX_MSG);
   memset(c, 0, sizeof *c);
-  dsm__tp_call_add(&U.core, &c->c, dst, type, left);
+  dsm__tp_call_add(&U.core, &c->c, dst, type, left, w);
   c->t_sent = c->last_alive = dsm__now_ns();
   struct xfer *x = dsm__udp_xfer_new(dst, K_REQ, type, 0, U.self, c->c.rid, req, len);
   x->call = c;
@@ -65,7 +65,10 @@ void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void
   c->x = x;
   if (dst != U.self)
     DSM__STAT_MSG(sent, type, len);
-  dsm__udp_xfer_start(x, 1);
+  if (dst == U.self && inline_self)
+    dsm__udp_timer_set(x, c->t_sent + x->rto);   /* the caller runs it: dsm__udp_call_inline */
+  else
+    dsm__udp_xfer_start(x, 1);
 }
 
 void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, const void *data, size_t len)
@@ -99,15 +102,19 @@ void dsm__udp_reply_transmit(struct dsm__tp_centry *e)
     /* A multi-datagram reply still in flight: its own timer drives it, but
      * the duplicate shows the origin is missing pieces, so send them now. */
     ((struct xfer *)e->tx)->deadline = dsm__now_ns();
-    dsm__udp_wake_service(0);
+    dsm__udp_wake_role(SVC, 0);
     return;
   }
   /* A deferred reply (a lock grant, a barrier departure, a semaphore
-   * wake-up) is asked to be acknowledged and resent on our timer until it
-   * is: its origin, told PENDING, retransmits rarely (its backoff reaches
-   * RTO_MAX), so a lost grant would otherwise cost up to a second.
+   * wake-up) whose origin was told PENDING is asked to be acknowledged and
+   * resent on our timer until it is: that origin retransmits rarely (its
+   * backoff reaches RTO_MAX), so a lost grant would otherwise cost up to a
+   * second. An origin never told PENDING still retransmits on its normal
+   * timeout, and its duplicate gets the reply again, as for any reply; no
+   * timer here, so no wake-up of the thread that runs them either.
    * Bootstrap and shutdown answers have their own lingering instead. */
-  int ack = e->deferred && e->type != DSM__MSG_HELLO && e->type != DSM__MSG_EXIT;
+  int ack = e->deferred && e->told_pending && e->type != DSM__MSG_HELLO &&
+            e->type != DSM__MSG_EXIT;
   struct xfer *x = dsm__udp_xfer_new(e->origin, K_REP, e->type, ack ? F_ACKREQ : 0, e->origin,
                                      e->rid, e->payload, e->len);
   x->entry = e;
@@ -131,7 +138,7 @@ void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again)
   if (e->tx) {
     if (again) {
       ((struct xfer *)e->tx)->deadline = dsm__now_ns();
-      dsm__udp_wake_service(0);
+      dsm__udp_wake_role(SVC, 0);
     }
     return;
   }
@@ -147,7 +154,7 @@ void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again)
     struct hdr h = dsm__udp_hdr_make(K_PROBE, e->type, 0, e->fwd_dst, e->origin, e->rid);
     h.low = U.core.cache.low_seen[e->origin];
     h.hops = (uint8_t)(e->hops + 1);
-    dsm__udp_send_dgram(e->fwd_dst, &h, NULL, 0, 1);
+    dsm__udp_send_dgram(e->fwd_dst, SVC, &h, NULL, 0, 1);
     dsm__udp_xfer_free(x);
   } else {
     e->tx = x;
@@ -155,22 +162,27 @@ void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again)
   }
 }
 
-static void handle_dup(struct dsm__tp_centry *e, unsigned src, int multi)
+/* A request seen before: a retransmission (or a copy), hops its hop count. */
+static void handle_dup(struct dsm__tp_centry *e, unsigned src, unsigned hops, int multi)
 {
   DSM__STAT_INC(dup_requests);
   if (e->oneway) {
     if (e->state != DSM__TP_PENDING && src != U.self)
-      dsm__udp_send_ack(src, e->origin, e->rid, e->type, 0, NULL);
+      dsm__udp_send_ack(src, e->origin, e->rid, e->type, 0, NULL, 0);
     return;
   }
   switch (e->state) {
   case DSM__TP_ANSWERED:  dsm__udp_reply_transmit(e); break;
   case DSM__TP_FORWARDED: dsm__udp_forward_transmit(e, 1); break;
   case DSM__TP_PENDING:
-    if (e->origin != U.self)
-      dsm__udp_send_small(K_PENDING, e->type, 0, e->origin, e->origin, e->rid);
+    if (e->origin != U.self) {
+      struct hdr h = dsm__udp_hdr_make(K_PENDING, e->type, 0, e->origin, e->origin, e->rid);
+      dsm__udp_send_dgram(e->origin, REPLY, &h, NULL, 0, 0);
+      e->told_pending = 1;
+    }
     if (multi && src != U.self)
-      dsm__udp_send_ack(src, e->origin, e->rid, e->type, 0, NULL);
+      dsm__udp_send_ack(src, e->origin, e->rid, e->type, 0, NULL,
+                        dsm__udp_acks_to_caller(hops, 0));
     break;
   default: break;
   }
@@ -197,7 +209,7 @@ static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid,
     if (e && e->state == DSM__TP_PENDING)
       e->state = DSM__TP_ANSWERED;
     if (from != U.self)
-      dsm__udp_send_ack(from, origin, rid, type, 0, NULL);
+      dsm__udp_send_ack(from, origin, rid, type, 0, NULL, 0);
   } else if ((e = dsm__tp_cache_find(cache, origin, rid)) && e->state == DSM__TP_PENDING) {
     e->deferred = 1;    /* answered later: see dsm__udp_reply_transmit */
   }
@@ -210,7 +222,7 @@ void dsm__udp_local_enqueue(unsigned origin, unsigned from, unsigned type, uint6
                              .from = from, .hops = hops, .rid = rid,
                              .data = dsm__tp_dup(data, len), .len = len };
   dsm__tp_local_push(&U.core, &l);
-  dsm__udp_wake_service(0);
+  dsm__udp_wake_role(SVC, 0);
 }
 
 /* The cache entries and partial requests the origin no longer needs. */
@@ -230,20 +242,26 @@ static void prune(unsigned origin, uint64_t low)
   }
 }
 
-void dsm__udp_run_local(void)
+void dsm__udp_run_local(const struct dsm__tp_waiter *me)
 {
   if (U.core.lq_head)
     prune(U.self, dsm__udp_own_low());
   struct dsm__tp_local *l;
-  while ((l = dsm__tp_local_pop(&U.core))) {
+  while (U.role[SVC].owner == me && (l = dsm__tp_local_pop(&U.core))) {
     struct dsm__tp_centry *e = dsm__tp_cache_find(&U.core.cache, l->origin, l->rid);
     if (e && l->hops <= e->hops)
-      handle_dup(e, U.self, 0);
+      handle_dup(e, U.self, l->hops, 0);
     else
       deliver(l->origin, l->from, l->type, l->rid, l->flags & F_ONEWAY, l->hops, l->data, l->len);
     free(l->data);
     free(l);
   }
+}
+
+void dsm__udp_call_inline(struct call *c, const void *req, size_t len)
+{
+  prune(U.self, dsm__udp_own_low());
+  deliver(U.self, U.self, c->c.type, c->c.rid, 0, 0, req, len);
 }
 
 /* ---- receiving ------------------------------------------------------------------------ */
@@ -269,10 +287,11 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     if (h->kind == K_REQ && multi && !e->oneway) {
       /* A late fragment of a request we have whole: the sender missed our
        * COMPLETE. Say it again; its PROBE will ask for the answer. */
-      dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, NULL);
+      dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, NULL,
+                        dsm__udp_acks_to_caller(h->hops, 0));
       return;
     }
-    handle_dup(e, h->src, multi);
+    handle_dup(e, h->src, h->hops, multi);
     return;
   }
   struct rpart *r = NULL, **rp;
@@ -287,11 +306,12 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     free(r);
     r = NULL;
   }
+  int to_caller = dsm__udp_acks_to_caller(h->hops, h->flags & F_ONEWAY);
   if (h->kind == K_PROBE) {
     /* Unknown: we never saw the whole request. Show what we hold so the
      * sender resends the rest (an empty bitmap if we hold nothing). */
     if (r)
-      dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, &r->p);
+      dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, &r->p, to_caller);
     return;
   }
   if (!multi) {
@@ -314,13 +334,14 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     return;
   r->src = h->src;
   if (!dsm__udp_partial_add(&r->p, h->off, p, n)) {
-    dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, &r->p);
+    dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, &r->p, to_caller);
     return;
   }
   for (struct rpart **pp = &rparts; *pp; pp = &(*pp)->next)
     if (*pp == r) { *pp = r->next; break; }
-  if (!(r->flags & F_ONEWAY))
-    dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, NULL);   /* stop its fragments */
+  if (!(r->flags & F_ONEWAY))   /* stop its fragments */
+    dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, NULL,
+                      dsm__udp_acks_to_caller(r->hops, 0));
   deliver(origin, h->src, r->type, r->rid, r->flags & F_ONEWAY, r->hops, r->p.buf, r->p.total);
   dsm__udp_partial_free(&r->p);
   free(r);
@@ -332,14 +353,14 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
   struct call *c = dsm__udp_call_find(h->rid);
   if (!c || c->c.done) {
     if (multi || (h->flags & F_ACKREQ))
-      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL);
+      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0);
     return;
   }
   uint64_t now = dsm__now_ns();
   c->last_alive = now;
   if (!multi) {
     if (h->flags & F_ACKREQ)
-      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL);
+      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0);
     if (!c->retransmitted && h->src == c->c.dst && h->low < now - c->t_sent)
       dsm__udp_peer_sample(c->c.dst, now - c->t_sent - h->low);
     DSM__STAT_MSG(recv, c->c.type, n);
@@ -357,10 +378,10 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
   if (c->part->total != h->total || c->part->fsz != h->fsz)
     return;
   if (!dsm__udp_partial_add(c->part, h->off, p, n)) {
-    dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, c->part);
+    dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, c->part, 0);
     return;
   }
-  dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL);
+  dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0);
   uint8_t *buf = c->part->buf;
   c->part->buf = NULL;
   DSM__STAT_MSG(recv, c->c.type, h->total);
@@ -392,10 +413,22 @@ static void on_abort(const struct hdr *h, const uint8_t *p, size_t n)
   dsm__fatal(DSM__EXIT_PEER_LOST, "rank %u failed: %s", h->src, why);
 }
 
-void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from)
+/* What may arrive on each socket; anything else was not sent by a member of
+ * the job (or went to the wrong port), and the thread reading replies must
+ * never run a handler. */
+static int kind_fits(unsigned kind, int which)
+{
+  if (which == REPLY)
+    return kind == K_REP || kind == K_PENDING || kind == K_ACK;
+  return kind != K_REP && kind != K_PENDING;
+}
+
+void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from, int which)
 {
   struct hdr h;
   const char *why = dsm__udp_check(b, len, &h);
+  if (!why && !kind_fits(h.kind, which))
+    why = which == REPLY ? "a request on the reply socket" : "a reply on the service socket";
   if (why) {
     bad(why, from);
     return;

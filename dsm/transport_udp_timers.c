@@ -3,33 +3,44 @@
  * come: retransmission with exponential backoff, the verdict that a peer is
  * gone, and keepalive PINGs that give every peer something to answer.
  *
- * A message (struct xfer) with a deadline sits in one list; the service
- * thread fires the due ones after it has read everything queued on the
- * socket, so an ACK waiting there never lets a timer fire spuriously. The
- * list is unsorted: it holds the calls and messages in flight, a handful.
+ * A message (struct xfer) with a deadline sits in one of two lists: our
+ * calls' requests in the REPLY list, whose timers the thread reading
+ * replies runs (it is the thread waiting for them), everything else (one-
+ * ways, forwards, replies sent reliably) in the SVC list, run by whoever
+ * serves the service socket. Each fires its due timers only after it has
+ * read everything queued on its socket, so an ACK or reply waiting there
+ * never lets a timer fire spuriously. The lists are unsorted: they hold the
+ * calls and messages in flight, a handful.
  */
 #include "dsm_internal.h"
 #include "transport_udp.h"
 
-static struct xfer *timers;
+static struct xfer *timers[2];
+
+static int list_of(const struct xfer *x)
+{
+  return x->call ? REPLY : SVC;
+}
 
 void dsm__udp_timer_set(struct xfer *x, uint64_t deadline)
 {
+  int l = list_of(x);
   x->deadline = deadline;
   if (!x->timed) {
     x->tprev = NULL;
-    x->tnext = timers;
-    if (timers) timers->tprev = x;
-    timers = x;
+    x->tnext = timers[l];
+    if (timers[l]) timers[l]->tprev = x;
+    timers[l] = x;
     x->timed = 1;
   }
-  dsm__udp_wake_service(deadline);
+  dsm__udp_wake_role(l, deadline);
 }
 
 void dsm__udp_timer_clear(struct xfer *x)
 {
   if (!x->timed) return;
-  if (x->tprev) x->tprev->tnext = x->tnext; else timers = x->tnext;
+  int l = list_of(x);
+  if (x->tprev) x->tprev->tnext = x->tnext; else timers[l] = x->tnext;
   if (x->tnext) x->tnext->tprev = x->tprev;
   x->timed = 0;
 }
@@ -71,7 +82,7 @@ static void on_timeout(struct xfer *x, uint64_t now)
   } else if (x->delivered) {
     struct hdr h = dsm__udp_hdr_make(K_PROBE, x->type, x->flags, x->peer, x->origin, x->rid);
     h.low = x->origin == U.self ? dsm__udp_own_low() : U.core.cache.low_seen[x->origin];
-    dsm__udp_send_dgram(x->peer, &h, NULL, 0, 1);
+    dsm__udp_send_dgram(x->peer, SVC, &h, NULL, 0, 1);
   } else {
     /* Resend every unacknowledged fragment in flight; the ACKs that come
      * back restart the normal flow. */
@@ -91,13 +102,22 @@ static void on_timeout(struct xfer *x, uint64_t now)
   dsm__udp_timer_set(x, now + x->rto);
 }
 
-uint64_t dsm__udp_timers_run(uint64_t now, uint64_t next)
+uint64_t dsm__udp_timers_next(int which)
 {
-  for (struct xfer *x = timers, *nx; x; x = nx) {
+  uint64_t next = UINT64_MAX;
+  for (struct xfer *x = timers[which]; x; x = x->tnext)
+    if (x->deadline < next)
+      next = x->deadline;
+  return next;
+}
+
+uint64_t dsm__udp_timers_run(int which, uint64_t now, uint64_t next)
+{
+  for (struct xfer *x = timers[which], *nx; x; x = nx) {
     nx = x->tnext;
     if (x->deadline <= now) {
       on_timeout(x, now);
-      nx = timers;   /* the list may have changed; deadlines moved forward */
+      nx = timers[which];   /* the list may have changed; deadlines moved forward */
       now = dsm__now_ns();
     } else if (x->deadline < next) {
       next = x->deadline;

@@ -1,15 +1,20 @@
 /*
  * transport_verbs.c — transport.h over RDMA Reliable Connected queue pairs:
- * the backend's interface (transport_impl.h) and its service thread.
- * transport_verbs.h lists the other files and the layers.
+ * the backend's interface (transport_impl.h), and who serves the completion
+ * queue. transport_verbs.h lists the other files and the layers.
  *
- * The service thread handles completions; application threads post sends
- * themselves (under the mutex) and sleep on condition variables. When
- * there is nothing to do, the service thread arms the CQ, polls it once
- * more (a completion that arrived between the last poll and the arming
- * raises no event and would otherwise sleep with us), and then blocks in
- * poll() on the completion channel's fd and an eventfd that other threads
- * use to wake it. It never spins.
+ * The completion queue (and requests to self) is served by the service
+ * thread, except while a thread waits for an event: that thread takes it
+ * over and handles what comes, handlers included, so the message that fires
+ * its event needs no hand-off; the service thread parks meanwhile. Threads
+ * post their own sends (under the mutex). A caller of call_many sleeps until
+ * the server of the queue has its replies.
+ *
+ * Whoever serves the queue, when there is nothing to do, arms the CQ, polls
+ * it once more (a completion that arrived between the last poll and the
+ * arming raises no event and would otherwise sleep with us), and then blocks
+ * in poll() on the completion channel's fd and its own eventfd
+ * (transport_wait.c). It never spins.
  */
 #include <poll.h>
 #include <stdlib.h>
@@ -20,29 +25,52 @@
 #include "transport_verbs.h"
 
 struct dsm__verbs dsm__verbs = {
-  .core = { .mu = PTHREAD_MUTEX_INITIALIZER, .call_cv = PTHREAD_COND_INITIALIZER },
+  .core = { .mu = PTHREAD_MUTEX_INITIALIZER, .run_mu = PTHREAD_MUTEX_INITIALIZER },
   .ctl_cv = PTHREAD_COND_INITIALIZER,
-  .wake_fd = -1,
   .nrecv = 32,
   .nread = 8,
   .slot_sz = 8192,
   .use_read = 1,
 };
 
-/* ---- the service thread ---------------------------------------------------------- */
-
-/* Block until a completion event or a wake-up (mu held on entry and return). */
-static void sleep_on_channel(void)
+void dsm__verbs_ctl_changed(void)
 {
-  pthread_mutex_unlock(&V.core.mu);
-  struct pollfd fds[2] = { { V.wake_fd, POLLIN, 0 }, { V.chan->fd, POLLIN, 0 } };
-  int r = poll(fds, 2, -1);
-  pthread_mutex_lock(&V.core.mu);
-  if (r < 0)
+  if (V.ctl_waiting) {
+    pthread_cond_broadcast(&V.ctl_cv);
+    DSM__STAT_INC(wakeups);
+  }
+}
+
+/* ---- serving the completion queue ---------------------------------------------------- */
+
+/* One round as `me`: requests to self, then the completions queued.
+ * Returns 1 if there was anything (look again before sleeping). */
+static int serve_cq(struct dsm__tp_waiter *me)
+{
+  int work = 0;
+  struct dsm__tp_local *l;
+  while (V.role.owner == me && (l = dsm__tp_local_pop(&V.core))) {
+    dsm__verbs_dispatch(V.self, l->kind, l->type, l->flags, l->origin, l->rid, l->data, l->len,
+                        1);
+    free(l);
+    work = 1;
+  }
+  if (dsm__verbs_drain_cq(me))
+    work = 1;
+  return work || V.core.lq_head;
+}
+
+/* Arm the CQ and sleep until a completion event or a wake-up (unless a
+ * completion slipped in before the arming took effect). */
+static void sleep_on_cq(struct dsm__tp_waiter *me)
+{
+  if (ibv_req_notify_cq(V.cq, 0))
+    dsm__fatal(DSM__EXIT_FATAL, "ibv_req_notify_cq failed");
+  if (dsm__verbs_drain_cq(me))
     return;
-  if (fds[0].revents & POLLIN)
-    dsm__tp_unpoke(V.wake_fd);
-  if (fds[1].revents & POLLIN) {
+  struct pollfd fds[2];
+  fds[1] = (struct pollfd){ V.chan->fd, POLLIN, 0 };
+  if (dsm__tp_sleep(&V.core, me, fds, 2, UINT64_MAX) > 0 && (fds[1].revents & POLLIN)) {
     struct ibv_cq *ev_cq;
     void *ev_ctx;
     if (!IBV.get_cq_event(V.chan, &ev_cq, &ev_ctx))
@@ -53,27 +81,19 @@ static void sleep_on_channel(void)
 static void *service(void *arg)
 {
   (void)arg;
+  struct dsm__tp_waiter *me = &V.core.svc_w;
   pthread_mutex_lock(&V.core.mu);
   while (!V.core.svc_stop) {
-    int work = 0;
-    struct dsm__tp_local *l;
-    while ((l = dsm__tp_local_pop(&V.core))) {
-      dsm__verbs_dispatch(V.self, l->kind, l->type, l->flags, l->origin, l->rid, l->data, l->len,
-                          1);
-      free(l);
-      work = 1;
+    if (V.role.owner != me) {
+      /* Parked: a thread waiting for an event serves the queue and wakes
+       * us when it is done. */
+      struct pollfd fd;
+      dsm__tp_sleep(&V.core, me, &fd, 1, UINT64_MAX);
+      continue;
     }
-    if (dsm__verbs_drain_cq())
-      work = 1;
-    if (work || V.core.lq_head || V.core.svc_stop)
+    if (serve_cq(me) || V.core.svc_stop || V.role.owner != me)
       continue;
-    /* Arm, then look again: a completion that arrived between the last poll
-     * and the arming raises no event, and would otherwise sleep with us. */
-    if (ibv_req_notify_cq(V.cq, 0))
-      dsm__fatal(DSM__EXIT_FATAL, "ibv_req_notify_cq failed");
-    if (dsm__verbs_drain_cq())
-      continue;
-    sleep_on_channel();
+    sleep_on_cq(me);
   }
   pthread_mutex_unlock(&V.core.mu);
   return NULL;
@@ -81,12 +101,13 @@ static void *service(void *arg)
 
 void dsm__verbs_service_start(void)
 {
+  V.role.owner = &V.core.svc_w;
   dsm__tp_service_start(&V.core, service);
 }
 
 void dsm__verbs_service_stop(void)
 {
-  dsm__tp_service_stop(&V.core, V.wake_fd);
+  dsm__tp_service_stop(&V.core);
 }
 
 /* ---- the interface ---------------------------------------------------------------- */
@@ -102,18 +123,25 @@ static void v_call_many(dsm__call_t *cs, unsigned n)
   DSM__ASSERT(!V.core.svc_running || !pthread_equal(pthread_self(), V.core.svc));
   struct dsm__tp_call *c = calloc(n, sizeof *c);
   DSM__ASSERT(c);
+  struct dsm__tp_waiter me;
+  dsm__tp_waiter_init(&me);
   unsigned left = n;
   pthread_mutex_lock(&V.core.mu);
   DSM__ASSERT(V.core.svc_running);
   for (unsigned i = 0; i < n; i++) {
     DSM__ASSERT(cs[i].req_len <= DSM__TP_MAX_MSG);
-    dsm__tp_call_add(&V.core, &c[i], cs[i].dst, cs[i].type, &left);
+    dsm__tp_call_add(&V.core, &c[i], cs[i].dst, cs[i].type, &left, &me);
     if (cs[i].dst != V.self)
       DSM__STAT_MSG(sent, cs[i].type, cs[i].req_len);
     dsm__verbs_enqueue(cs[i].dst, V_REQ, cs[i].type, 0, V.self, c[i].rid,
                        dsm__tp_dup(cs[i].req, cs[i].req_len), cs[i].req_len);
   }
-  dsm__tp_calls_wait(&V.core, &left);
+  uint64_t t0 = dsm__now_ns();
+  while (left) {
+    struct pollfd fd;
+    dsm__tp_sleep(&V.core, &me, &fd, 1, UINT64_MAX);
+  }
+  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   for (unsigned i = 0; i < n; i++)
     dsm__tp_call_remove(&V.core, &c[i]);
   pthread_mutex_unlock(&V.core.mu);
@@ -122,6 +150,49 @@ static void v_call_many(dsm__call_t *cs, unsigned n)
     cs[i].reply_len = c[i].reply_len;
   }
   free(c);
+}
+
+static void v_event_wait(dsm__tp_event_t *e)
+{
+  DSM__ASSERT(!V.core.svc_running || !pthread_equal(pthread_self(), V.core.svc));
+  pthread_mutex_lock(&V.core.mu);
+  if (!e->fired) {
+    struct dsm__tp_waiter me;
+    dsm__tp_waiter_init(&me);
+    DSM__ASSERT(!e->waiter);
+    e->waiter = &me;
+    uint64_t t0 = dsm__now_ns();
+    if (!V.role.owner || V.role.owner == &V.core.svc_w) {
+      V.role.owner = &me;
+      dsm__tp_wake(&V.core.svc_w);     /* it parks */
+    } else {
+      dsm__tp_role_enqueue(&V.role, &me);
+    }
+    while (!e->fired) {
+      if (V.role.owner != &me) {
+        struct pollfd fd;
+        dsm__tp_sleep(&V.core, &me, &fd, 1, UINT64_MAX);
+      } else if (!serve_cq(&me) && !e->fired) {
+        sleep_on_cq(&me);
+      }
+    }
+    e->waiter = NULL;
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    if (V.role.owner == &me)
+      dsm__tp_role_pass(&V.role, &V.core.svc_w);
+    else
+      dsm__tp_role_dequeue(&V.role, &me);
+  }
+  e->fired = 0;
+  pthread_mutex_unlock(&V.core.mu);
+}
+
+static void v_event_fire(dsm__tp_event_t *e)
+{
+  pthread_mutex_lock(&V.core.mu);
+  e->fired = 1;
+  dsm__tp_wake(e->waiter);
+  pthread_mutex_unlock(&V.core.mu);
 }
 
 static void v_send(unsigned dst, unsigned type, const void *data, size_t len)
@@ -179,5 +250,6 @@ static void v_abort(const char *reason)
 
 const struct dsm__tp_ops dsm__tp_verbs_ops = {
   "verbs", dsm__verbs_init, dsm__verbs_shutdown, v_handle, v_call_many, v_send, v_replyv,
-  v_forward, v_abort, dsm__verbs_can_read, dsm__verbs_expose, dsm__verbs_read_many,
+  v_forward, v_abort, v_event_wait, v_event_fire,
+  dsm__verbs_can_read, dsm__verbs_expose, dsm__verbs_read_many,
 };

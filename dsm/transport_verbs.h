@@ -126,6 +126,7 @@ struct pin {
 /* A round of one-sided READs a caller of dsm__tp_read_many waits for. */
 struct rbatch {
   unsigned left;
+  struct dsm__tp_waiter *w;     /* the thread waiting for it */
 };
 
 /* An RDMA READ we issued (or are about to): either the second half of a
@@ -161,6 +162,7 @@ struct peer {
 struct dsm__verbs {
   struct dsm__tp_core core;     /* mu, handlers, calls, pending requests, requests to self */
   pthread_cond_t ctl_cv;        /* shutdown progress */
+  int ctl_waiting;              /* a thread waits on ctl_cv */
   unsigned self, nprocs;
   struct peer *peers;
   struct ibv_context *ctx;
@@ -169,7 +171,9 @@ struct dsm__verbs {
   struct ibv_cq *cq;
   struct ibv_mr *arena_mr;
   uint8_t *arena;
-  int wake_fd;
+  /* Who serves the completion queue (and requests to self): the service
+   * thread, or a thread waiting for an event. */
+  struct dsm__tp_role role;
   int exiting;                  /* in the collective EXIT: peers may tear down */
   unsigned nrecv;               /* receive buffers per peer (DSM_VERBS_CREDITS) */
   unsigned nsend;               /* send buffers per peer */
@@ -199,8 +203,6 @@ void dsm__verbs_enqueue(unsigned dst, unsigned kind, unsigned type, unsigned fla
 void dsm__verbs_queue_read(struct rd *r);
 /* Post what the credits, buffers and send queue allow toward peer p. */
 void dsm__verbs_pump(unsigned p);
-/* Wake the service thread (requests to self, shutdown). */
-void dsm__verbs_wake(void);
 
 /* ---- transport_verbs_recv.c: completions ------------------------------------------------------ */
 
@@ -208,8 +210,9 @@ void dsm__verbs_wake(void);
  * the call only unless `owned`, in which case it is ours to keep or free. */
 void dsm__verbs_dispatch(unsigned from, unsigned kind, unsigned type, unsigned flags,
                          unsigned origin, uint64_t rid, uint8_t *data, size_t len, int owned);
-/* Handle every completion queued; returns how many there were. */
-int dsm__verbs_drain_cq(void);
+/* Handle the completions queued while `me` serves the completion queue;
+ * returns how many there were. */
+int dsm__verbs_drain_cq(const struct dsm__tp_waiter *me);
 
 /* ---- transport_verbs_read.c: one-sided reads ---------------------------------------------------- */
 
@@ -229,5 +232,7 @@ void dsm__verbs_shutdown(void);
 
 void dsm__verbs_service_start(void);
 void dsm__verbs_service_stop(void);
+/* A shutdown condition changed: wake whoever waits for one. */
+void dsm__verbs_ctl_changed(void);
 
 #endif

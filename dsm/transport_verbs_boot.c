@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "dsm_internal.h"
@@ -50,7 +49,7 @@ static void on_conn(const dsm__msg_t *m)
     if (ch.phase < 2 && ag_count[ch.phase] < V.nprocs - 1) {
       memcpy(ag_data[ch.phase] + (size_t)m->origin * ag_len, m->data, ag_len);
       ag_h[ch.phase][ag_count[ch.phase]++] = dsm__reqh(m);
-      pthread_cond_broadcast(&V.ctl_cv);
+      dsm__verbs_ctl_changed();
     }
   }
   pthread_mutex_unlock(&V.core.mu);
@@ -69,8 +68,11 @@ static uint8_t *allgather(unsigned phase, const uint8_t *mine)
   }
   pthread_mutex_lock(&V.core.mu);
   memcpy(ag_data[phase], mine, ag_len);
-  while (ag_count[phase] < V.nprocs - 1)
+  while (ag_count[phase] < V.nprocs - 1) {
+    V.ctl_waiting++;
     pthread_cond_wait(&V.ctl_cv, &V.core.mu);
+    V.ctl_waiting--;
+  }
   pthread_mutex_unlock(&V.core.mu);
   for (unsigned i = 0; i < V.nprocs - 1; i++)
     dsm__udp_reply(ag_h[phase][i], ag_data[phase], ag_len * V.nprocs);
@@ -223,9 +225,6 @@ static void create_resources(const struct dev *d)
       dsm__verbs_post_recv(p, i);
     pe->credits = V.nrecv;
   }
-  V.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (V.wake_fd < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "eventfd: %s", strerror(errno));
 }
 
 /* Every queue pair from INIT through RTR to RTS, toward the peer's queue
@@ -325,7 +324,9 @@ void dsm__verbs_shutdown(void)
       busy = p != V.self && (V.peers[p].qhead || V.peers[p].rdq_head || V.peers[p].sq_out);
     if (!busy)
       break;
+    V.ctl_waiting++;
     pthread_cond_wait(&V.ctl_cv, &V.core.mu);
+    V.ctl_waiting--;
   }
   V.exiting = 1;
   pthread_mutex_unlock(&V.core.mu);

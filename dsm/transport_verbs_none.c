@@ -24,7 +24,9 @@ static void nov_forward(dsm__reqh_t h, unsigned d, const void *p, size_t l)
 { (void)h; (void)d; (void)p; (void)l; DSM__ASSERT(0); }
 static void nov_abort(const char *r) { (void)r; }
 
+static void nov_event(dsm__tp_event_t *e) { (void)e; DSM__ASSERT(0); }
+
 const struct dsm__tp_ops dsm__tp_verbs_ops = {
   "verbs", nov_init, nov_shutdown, nov_handle, nov_call_many, nov_send, nov_replyv,
-  nov_forward, nov_abort, NULL, NULL, NULL,
+  nov_forward, nov_abort, nov_event, nov_event, NULL, NULL, NULL,
 };

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dsm_internal.h"
 #include "transport_verbs.h"
@@ -32,11 +31,6 @@ static uint8_t *send_slot(unsigned p, unsigned i)
 }
 
 static size_t max_inline(void) { return V.slot_sz - sizeof(struct vhdr); }
-
-void dsm__verbs_wake(void)
-{
-  dsm__tp_poke(V.wake_fd);
-}
 
 void dsm__verbs_post_recv(unsigned p, unsigned i)
 {
@@ -173,7 +167,7 @@ void dsm__verbs_pump(unsigned p)
     DSM__STAT_INC(credit_stalls);
   send_credit_if_due(p);
   if (!pe->qhead && !pe->rdq_head && !pe->sq_out)
-    pthread_cond_broadcast(&V.ctl_cv);   /* shutdown waits for the queues to drain */
+    dsm__verbs_ctl_changed();   /* shutdown waits for the queues to drain */
 }
 
 void dsm__verbs_queue_read(struct rd *r)
@@ -190,7 +184,7 @@ void dsm__verbs_enqueue(unsigned dst, unsigned kind, unsigned type, unsigned fla
     struct dsm__tp_local l = { .kind = kind, .type = type, .flags = flags, .origin = origin,
                                .from = V.self, .rid = rid, .data = data, .len = len };
     dsm__tp_local_push(&V.core, &l);
-    dsm__verbs_wake();
+    dsm__tp_wake(V.role.owner);
     return;
   }
   struct omsg *m = calloc(1, sizeof *m);

@@ -99,7 +99,9 @@ static size_t landing_room(size_t len)
 /* One batch that fits the landing arena (landing_mu held, mu not). */
 static void read_batch(dsm__read_t *rs, unsigned n)
 {
-  struct rbatch b = { n };
+  struct dsm__tp_waiter me;
+  dsm__tp_waiter_init(&me);
+  struct rbatch b = { n, &me };
   size_t off = 0;
   pthread_mutex_lock(&V.core.mu);
   DSM__ASSERT(V.core.svc_running);
@@ -120,7 +122,12 @@ static void read_batch(dsm__read_t *rs, unsigned n)
   }
   for (unsigned i = 0; i < n; i++)
     dsm__verbs_pump(rs[i].dst);
-  dsm__tp_calls_wait(&V.core, &b.left);
+  uint64_t t0 = dsm__now_ns();
+  while (b.left) {
+    struct pollfd fd;
+    dsm__tp_sleep(&V.core, &me, &fd, 1, UINT64_MAX);
+  }
+  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   pthread_mutex_unlock(&V.core.mu);
   off = 0;
   for (unsigned i = 0; i < n; i++) {

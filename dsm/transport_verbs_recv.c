@@ -46,7 +46,7 @@ void dsm__verbs_dispatch(unsigned from, unsigned kind, unsigned type, unsigned f
   if (kind == V_ACK) {
     DSM__ASSERT(V.oneways_out > 0);
     if (!--V.oneways_out)
-      pthread_cond_broadcast(&V.ctl_cv);
+      dsm__verbs_ctl_changed();
     if (owned) free(data);
     return;
   }
@@ -92,7 +92,7 @@ static void on_recv(unsigned p, unsigned slot, uint32_t byte_len)
     V.npins--;
     free(pn->buf);
     free(pn);
-    pthread_cond_broadcast(&V.ctl_cv);
+    dsm__verbs_ctl_changed();
   } else if (h.flags & F_RDESC) {
     struct vdesc d;
     DSM__ASSERT(h.len == sizeof d && h.total <= DSM__TP_MAX_MSG);
@@ -153,7 +153,7 @@ static void on_read_done(struct rd *r)
   if (r->batch) {
     /* A one-sided READ: its caller copies it out of the landing arena. */
     if (!--r->batch->left)
-      pthread_cond_broadcast(&V.core.call_cv);
+      dsm__tp_wake(r->batch->w);
     free(r);
     dsm__verbs_pump((unsigned)(pe - V.peers));
     return;
@@ -193,11 +193,13 @@ static void on_wc(const struct ibv_wc *wc)
   }
 }
 
-int dsm__verbs_drain_cq(void)
+int dsm__verbs_drain_cq(const struct dsm__tp_waiter *me)
 {
   struct ibv_wc wc[32];
   int total = 0;
-  for (;;) {
+  /* A handler runs without mu: the queue may change hands meanwhile; the
+   * old server finishes the completions it already took. */
+  while (V.role.owner == me) {
     int n = ibv_poll_cq(V.cq, 32, wc);
     if (n < 0)
       dsm__fatal(DSM__EXIT_FATAL, "ibv_poll_cq failed");
@@ -205,6 +207,7 @@ int dsm__verbs_drain_cq(void)
       on_wc(&wc[k]);
     total += n;
     if (n < 32)
-      return total;
+      break;
   }
+  return total;
 }

@@ -83,6 +83,7 @@ int main(int argc, char **argv)
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)(1000 + r)) };
     a.sin_addr.s_addr = htonl(0x7f000001);
     dsm__udp_set_peer(r, &a);
+    dsm__udp_set_peer_reply(r, htons((uint16_t)(2000 + r)));
   }
   dsm__peers_known = 1;
   for (unsigned t = 1; t < DSM__MSG_COUNT; t++)
@@ -117,7 +118,8 @@ int main(int argc, char **argv)
     if (len >= 12 && get32(b + 8) < U.nprocs && get32(b + 8) != 0)
       from = U.peers[get32(b + 8)].addr;
     uint64_t bad_before = dsm__stats.stat_bad_datagrams;
-    dsm__udp_on_datagram(b, len, &from);
+    /* Either socket: each takes only its own kinds of datagram. */
+    dsm__udp_on_datagram(b, len, &from, next() % 2 ? SVC : REPLY);
     accepted += dsm__stats.stat_bad_datagrams == bad_before;
   }
   pthread_mutex_unlock(&U.core.mu);
