@@ -138,7 +138,8 @@ typedef struct dsm__tp_event {
 /* Wait until e fires, then reset it. Handlers run on the calling thread
  * meanwhile, on its stack: call it without dsm__mu (or any lock a handler
  * takes) and never on the master's shared stack (runtime.c). At most one
- * thread waits on an event at a time. */
+ * thread waits on an event at a time. The caller counts the time as
+ * blocked_ns if it wants it counted. */
 void     dsm__tp_event_wait(dsm__tp_event_t *e);
 /* Fire e, from any thread (typically a handler, with dsm__mu held). */
 void     dsm__tp_event_fire(dsm__tp_event_t *e);

@@ -302,7 +302,6 @@ void dsm__udp_event_wait(dsm__tp_event_t *e)
     dsm__tp_waiter_init(&me);
     DSM__ASSERT(!e->waiter);
     e->waiter = &me;
-    uint64_t t0 = dsm__now_ns();
     struct dsm__tp_role *s = &U.role[SVC], *r = &U.role[REPLY];
     /* Take the service socket over; the service thread parks when it
      * notices (woken now if it sleeps, before anything is on its way). */
@@ -337,7 +336,6 @@ void dsm__udp_event_wait(dsm__tp_event_t *e)
         svc_timer_check(&fds[ti]);
     }
     e->waiter = NULL;
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     if (r->owner == &me)
       dsm__tp_role_pass(r, NULL);
     if (s->owner == &me)

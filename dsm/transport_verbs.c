@@ -161,7 +161,6 @@ static void v_event_wait(dsm__tp_event_t *e)
     dsm__tp_waiter_init(&me);
     DSM__ASSERT(!e->waiter);
     e->waiter = &me;
-    uint64_t t0 = dsm__now_ns();
     if (!V.role.owner || V.role.owner == &V.core.svc_w) {
       V.role.owner = &me;
       dsm__tp_wake(&V.core.svc_w);     /* it parks */
@@ -177,7 +176,6 @@ static void v_event_wait(dsm__tp_event_t *e)
       }
     }
     e->waiter = NULL;
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     if (V.role.owner == &me)
       dsm__tp_role_pass(&V.role, &V.core.svc_w);
     else
