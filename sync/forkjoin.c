@@ -23,7 +23,9 @@
 unsigned dsm__team = 1;
 int dsm__forkjoin_mode;
 
-static pthread_cond_t fork_cv = PTHREAD_COND_INITIALIZER;
+/* A slave waits for a FORK on an event, serving the network meanwhile, so
+ * the FORK is received and handled by the thread that runs the region. */
+static dsm__tp_event_t fork_ev = DSM__TP_EVENT_INIT;
 static pthread_cond_t join_cv = PTHREAD_COND_INITIALIZER;
 static uint8_t *fork_msg;          /* slave: the FORK waiting to be run */
 static size_t fork_len;
@@ -43,7 +45,7 @@ static void on_fork(const dsm__msg_t *m)
   } else {
     fork_msg = copy;
     fork_len = m->len;
-    pthread_cond_signal(&fork_cv);
+    dsm__tp_event_fire(&fork_ev);
   }
   pthread_mutex_unlock(&dsm__mu);
   dsm__tp_reply(dsm__reqh(m), NULL, 0);
@@ -205,8 +207,11 @@ int dsm_serve_forks(void)
   for (;;) {
     pthread_mutex_lock(&dsm__mu);
     uint64_t t0 = dsm__now_ns();
-    while (!fork_msg)
-      pthread_cond_wait(&fork_cv, &dsm__mu);
+    while (!fork_msg) {
+      pthread_mutex_unlock(&dsm__mu);
+      dsm__tp_event_wait(&fork_ev);
+      pthread_mutex_lock(&dsm__mu);
+    }
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     uint8_t *msg = fork_msg;
     size_t len = fork_len;
