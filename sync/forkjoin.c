@@ -26,7 +26,8 @@ int dsm__forkjoin_mode;
 /* A slave waits for a FORK on an event, serving the network meanwhile, so
  * the FORK is received and handled by the thread that runs the region. */
 static dsm__tp_event_t fork_ev = DSM__TP_EVENT_INIT;
-static pthread_cond_t join_cv = PTHREAD_COND_INITIALIZER;
+/* The master waits for the JOINs the same way. */
+static dsm__tp_event_t join_ev = DSM__TP_EVENT_INIT;
 static uint8_t *fork_msg;          /* slave: the FORK waiting to be run */
 static size_t fork_len;
 static unsigned joins;             /* master: JOINs of the current region */
@@ -60,7 +61,7 @@ static void on_join(const dsm__msg_t *m)
       dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
   joins++;
-  pthread_cond_signal(&join_cv);
+  dsm__tp_event_fire(&join_ev);
   pthread_mutex_unlock(&dsm__mu);
   dsm__tp_reply(dsm__reqh(m), NULL, 0);
 }
@@ -169,8 +170,11 @@ static void join_impl(void *unused)
   pthread_mutex_lock(&dsm__mu);
   dsm__release();
   uint64_t t0 = dsm__now_ns();
-  while (joins < dsm__team - 1)
-    pthread_cond_wait(&join_cv, &dsm__mu);
+  while (joins < dsm__team - 1) {
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__tp_event_wait(&join_ev);
+    pthread_mutex_lock(&dsm__mu);
+  }
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   joins = 0;
   dsm__acquire();
