@@ -65,7 +65,9 @@ struct dsm__lk {
 
 #define NBUCKETS 256
 static dsm__lk_t *buckets[NBUCKETS];
-static pthread_cond_t token_cv = PTHREAD_COND_INITIALIZER;   /* a TOKEN came */
+/* A TOKEN came; waited for on a transport event, so the TOKEN is handled
+ * by the thread that wants it. */
+static dsm__tp_event_t token_ev = DSM__TP_EVENT_INIT;
 
 unsigned dsm__lk_manager(unsigned id) { return id % dsm__nprocs; }
 int dsm__lk_held(dsm__lk_t *lk) { return lk->held; }
@@ -122,7 +124,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
     lk->have_token = 1;
     lk->phantoms--;
     if (lk->want)
-      pthread_cond_broadcast(&token_cv);
+      dsm__tp_event_fire(&token_ev);
   } else {
     dsm__buf_t b = { 0 };
     dsm__buf_u32(&b, DSM__LK_TOKEN);
@@ -224,7 +226,7 @@ static void on_lock(const dsm__msg_t *m)
     lk->have_token = 1;
     lk->phantoms--;
     if (lk->want)
-      pthread_cond_broadcast(&token_cv);
+      dsm__tp_event_fire(&token_ev);
     else if (lk->next.present && !lk->held)
       pass_token(lk, id);
     break;
@@ -288,8 +290,11 @@ static void acquire_impl(void *p)
     }
     uint64_t t0 = dsm__now_ns();
     lk->want = 1;
-    while (!lk->have_token)
-      pthread_cond_wait(&token_cv, &dsm__mu);
+    while (!lk->have_token) {
+      pthread_mutex_unlock(&dsm__mu);
+      dsm__tp_event_wait(&token_ev);
+      pthread_mutex_lock(&dsm__mu);
+    }
     lk->want = 0;
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     lk->held = 1;
