@@ -51,6 +51,7 @@
   X(consistency_bytes,  "bytes held now in twins, diffs, intervals, notices")\
   X(consistency_peak,   "peak of consistency_bytes")                         \
   X(blocked_ns,         "nanoseconds blocked waiting for messages")        \
+  X(wakeups,            "times a thread was woken by another thread of this process")\
   /* verbs transport (docs/verbs.md) */                                     \
   X(verbs_sends,        "SENDs posted on RDMA queue pairs")                  \
   X(credit_stalls,      "times queued messages waited for credits")          \

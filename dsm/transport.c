@@ -7,6 +7,7 @@
  * rank. Handlers may be registered before the backend is known, so this file
  * keeps them and hands them over at init.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,13 +59,20 @@ void dsm__tp_call_many(dsm__call_t *calls, unsigned n)
   be()->call_many(calls, n);
 }
 
+void dsm__tp_call_through(void (*call_many)(dsm__call_t *, unsigned), unsigned dst,
+                          unsigned type, const void *req, size_t req_len, void **reply,
+                          size_t *reply_len)
+{
+  dsm__call_t c = { dst, type, req, req_len, NULL, 0 };
+  call_many(&c, 1);
+  if (reply) *reply = c.reply; else free(c.reply);
+  if (reply_len) *reply_len = c.reply_len;
+}
+
 void dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len, void **reply,
                   size_t *reply_len)
 {
-  dsm__call_t c = { dst, type, req, req_len, NULL, 0 };
-  dsm__tp_call_many(&c, 1);
-  if (reply) *reply = c.reply; else free(c.reply);
-  if (reply_len) *reply_len = c.reply_len;
+  dsm__tp_call_through(dsm__tp_call_many, dst, type, req, req_len, reply, reply_len);
 }
 
 void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
@@ -115,6 +123,36 @@ void dsm__tp_broadcast_abort(const char *reason)
   /* From dsm__fatal, possibly before any backend was chosen. */
   if (tp)
     tp->broadcast_abort(reason);
+}
+
+/* Events before a backend exists (a job of one process has none): a plain
+ * condition variable; nothing serves the network because there is none. */
+static pthread_mutex_t ev_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ev_cv = PTHREAD_COND_INITIALIZER;
+
+void dsm__tp_event_wait(dsm__tp_event_t *e)
+{
+  if (tp) {
+    tp->event_wait(e);
+    return;
+  }
+  pthread_mutex_lock(&ev_mu);
+  while (!e->fired)
+    pthread_cond_wait(&ev_cv, &ev_mu);
+  e->fired = 0;
+  pthread_mutex_unlock(&ev_mu);
+}
+
+void dsm__tp_event_fire(dsm__tp_event_t *e)
+{
+  if (tp) {
+    tp->event_fire(e);
+    return;
+  }
+  pthread_mutex_lock(&ev_mu);
+  e->fired = 1;
+  pthread_cond_broadcast(&ev_cv);
+  pthread_mutex_unlock(&ev_mu);
 }
 
 int dsm__tp_can_read(void)

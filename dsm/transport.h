@@ -12,8 +12,12 @@
  * Model
  *   - A request carries a type (msg_types.h) and a payload of any size up to
  *     DSM__TP_MAX_MSG. It is identified by (origin rank, request id).
- *   - Requests are handled on the receiving process's service thread by the
- *     handler registered for their type. The handler does exactly one of:
+ *   - Requests are handled by the handler registered for their type, one at
+ *     a time, on the receiving process's service thread, or on a thread of
+ *     that process that waits in the transport meanwhile (an event wait, or
+ *     a call to its own rank): so a handler must never wait for anything,
+ *     and must take no lock that a thread may hold while it waits in the
+ *     transport. The handler does exactly one of:
  *       * dsm__tp_reply()    answer now;
  *       * dsm__tp_forward()  pass the request on to another rank, which then
  *                            answers the origin directly (lock forwarding);
@@ -24,7 +28,12 @@
  *     second time: the backend answers it from its reply cache, re-forwards
  *     it, or tells the origin it is still pending.
  *   - The origin blocks in dsm__tp_call() / dsm__tp_call_many() without
- *     spinning until every reply has arrived.
+ *     spinning until every reply has arrived; the reply wakes that thread
+ *     directly, not through the service thread.
+ *   - A thread that waits for something a handler does (a barrier's last
+ *     arrival, a fork) waits on an event (dsm__tp_event_wait), serving the
+ *     network itself meanwhile, so the message that fires the event is
+ *     handled by the thread that waits for it.
  *   - dsm__tp_send() is a one-way request: the backend acknowledges it and the
  *     sender does not wait.
  *   - A request to one's own rank is legal and goes through the same handler
@@ -110,6 +119,30 @@ void     dsm__tp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t l
 /* Best-effort notice to every peer that this job is failing, then return.
  * Used by dsm__fatal(). */
 void     dsm__tp_broadcast_abort(const char *reason);
+
+/* ---- events ----
+ *
+ * A flag a handler sets (fire) and one thread waits for. The waiting thread
+ * serves the network while it waits (the service thread is set aside for
+ * that long), so the request that fires the event is received and handled
+ * by the thread that waits for it: no wake-up of one thread by another on
+ * the way. An event remembers one firing: a wait returns at once if the
+ * event fired since the previous wait, and resets it. Waiters recheck their
+ * own condition in a loop, so a firing they do not need is harmless. */
+typedef struct dsm__tp_event {
+  int fired;
+  void *waiter;        /* the backend's record of the thread waiting */
+} dsm__tp_event_t;
+#define DSM__TP_EVENT_INIT { 0, NULL }
+
+/* Wait until e fires, then reset it. Handlers run on the calling thread
+ * meanwhile, on its stack: call it without dsm__mu (or any lock a handler
+ * takes) and never on the master's shared stack (runtime.c). At most one
+ * thread waits on an event at a time. The caller counts the time as
+ * blocked_ns if it wants it counted. */
+void     dsm__tp_event_wait(dsm__tp_event_t *e);
+/* Fire e, from any thread (typically a handler, with dsm__mu held). */
+void     dsm__tp_event_fire(dsm__tp_event_t *e);
 
 /* ---- one-sided reads (optional; the verbs backend has them, UDP does not) ----
  *

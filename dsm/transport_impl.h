@@ -26,6 +26,8 @@ struct dsm__tp_ops {
   void (*replyv)(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n);
   void (*forward)(dsm__reqh_t h, unsigned dst, const void *data, size_t len);
   void (*broadcast_abort)(const char *reason);
+  void (*event_wait)(dsm__tp_event_t *e);
+  void (*event_fire)(dsm__tp_event_t *e);
   /* One-sided reads; NULL in a backend without them (UDP). */
   int (*can_read)(void);
   int (*expose)(void *addr, size_t len, dsm__rmem_t *out);
@@ -35,6 +37,11 @@ struct dsm__tp_ops {
 /* The concatenation of a gathered reply, malloc()ed (NULL when empty), and
  * its length; every backend's replyv starts with it. */
 uint8_t *dsm__tp_gather(const void *const *bufs, const size_t *lens, unsigned n, size_t *len);
+/* One call through a backend's call_many: dsm__tp_call, and the UDP
+ * backend's own for job control. */
+void dsm__tp_call_through(void (*call_many)(dsm__call_t *, unsigned), unsigned dst,
+                          unsigned type, const void *req, size_t req_len, void **reply,
+                          size_t *reply_len);
 /* A malloc()ed copy of n bytes (NULL when n is 0). */
 uint8_t *dsm__tp_dup(const void *p, size_t n);
 

@@ -38,8 +38,10 @@ static uint64_t red_count;
 
 static uint32_t own_sent;   /* own intervals already shipped to rank 0 */
 
-/* The manager's own departure, handed over without the transport. */
-static pthread_cond_t local_cv = PTHREAD_COND_INITIALIZER;
+/* The manager's own departure, handed over without the transport. The
+ * manager waits for it on an event, serving the network meanwhile, so the
+ * last arrival is received and handled by the manager's own thread. */
+static dsm__tp_event_t local_ev = DSM__TP_EVENT_INIT;
 static dsm__buf_t local_reply;
 static int local_done;
 
@@ -71,7 +73,7 @@ static void complete(void)
     if (arr[r].local) {
       local_reply = b;
       local_done = 1;
-      pthread_cond_signal(&local_cv);
+      dsm__tp_event_fire(&local_ev);
     } else {
       dsm__tp_reply(arr[r].h, b.p, b.len);
       dsm__buf_free(&b);
@@ -176,8 +178,11 @@ static void barrier_impl(void *arg)
     uint64_t t0 = dsm__now_ns();
     pthread_mutex_lock(&dsm__mu);
     arrival(0, b.p, b.len, NULL);
-    while (!local_done)
-      pthread_cond_wait(&local_cv, &dsm__mu);
+    while (!local_done) {
+      pthread_mutex_unlock(&dsm__mu);
+      dsm__tp_event_wait(&local_ev);
+      pthread_mutex_lock(&dsm__mu);
+    }
     local_done = 0;
     reply = local_reply.p;
     reply_len = local_reply.len;

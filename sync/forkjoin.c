@@ -26,8 +26,11 @@
 unsigned dsm__team = 1;
 int dsm__forkjoin_mode;
 
-static pthread_cond_t fork_cv = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t join_cv = PTHREAD_COND_INITIALIZER;
+/* A slave waits for a FORK on an event, serving the network meanwhile, so
+ * the FORK is received and handled by the thread that runs the region. */
+static dsm__tp_event_t fork_ev = DSM__TP_EVENT_INIT;
+/* The master waits for the JOINs the same way. */
+static dsm__tp_event_t join_ev = DSM__TP_EVENT_INIT;
 static uint8_t *fork_msg;          /* slave: the FORK waiting to be run */
 static size_t fork_len;
 static unsigned joins;             /* master: JOINs of the current region */
@@ -47,7 +50,7 @@ static void on_fork(const dsm__msg_t *m)
   } else {
     fork_msg = copy;
     fork_len = m->len;
-    pthread_cond_signal(&fork_cv);
+    dsm__tp_event_fire(&fork_ev);
   }
   pthread_mutex_unlock(&dsm__mu);
   dsm__tp_reply(dsm__reqh(m), NULL, 0);
@@ -64,7 +67,7 @@ static void on_join(const dsm__msg_t *m)
     dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
   dsm__coll_note(m->origin, r.p + r.off, r.len - r.off);
   join_h[joins++] = dsm__reqh(m);
-  pthread_cond_signal(&join_cv);
+  dsm__tp_event_fire(&join_ev);
   pthread_mutex_unlock(&dsm__mu);
 }
 
@@ -178,8 +181,11 @@ static void join_impl(void *unused)
   dsm__coll_note(0, mine.p, mine.len);
   dsm__buf_free(&mine);
   uint64_t t0 = dsm__now_ns();
-  while (joins < dsm__team - 1)
-    pthread_cond_wait(&join_cv, &dsm__mu);
+  while (joins < dsm__team - 1) {
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__tp_event_wait(&join_ev);
+    pthread_mutex_lock(&dsm__mu);
+  }
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   dsm__buf_t coll = { 0 };
   dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
@@ -224,8 +230,11 @@ int dsm_serve_forks(void)
   for (;;) {
     pthread_mutex_lock(&dsm__mu);
     uint64_t t0 = dsm__now_ns();
-    while (!fork_msg)
-      pthread_cond_wait(&fork_cv, &dsm__mu);
+    while (!fork_msg) {
+      pthread_mutex_unlock(&dsm__mu);
+      dsm__tp_event_wait(&fork_ev);
+      pthread_mutex_lock(&dsm__mu);
+    }
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     uint8_t *msg = fork_msg;
     size_t len = fork_len;

@@ -69,7 +69,10 @@ struct dsm__lk {
 
 #define NBUCKETS 256
 static dsm__lk_t *buckets[NBUCKETS];
-static pthread_cond_t token_cv = PTHREAD_COND_INITIALIZER;   /* a TOKEN came */
+/* A TOKEN came; waited for on a transport event, so the TOKEN is handled
+ * by the thread that wants it. */
+static dsm__tp_event_t token_ev = DSM__TP_EVENT_INIT;
+static dsm__tp_event_t handoff_ev = DSM__TP_EVENT_INIT;   /* a yield's lock went on */
 
 unsigned dsm__lk_manager(unsigned id) { return id % dsm__nprocs; }
 int dsm__lk_held(dsm__lk_t *lk) { return lk->held; }
@@ -128,7 +131,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
     lk->have_token = 1;
     lk->phantoms--;
     if (lk->want)
-      pthread_cond_broadcast(&token_cv);
+      dsm__tp_event_fire(&token_ev);
   } else {
     dsm__buf_t b = { 0 };
     dsm__buf_u32(&b, DSM__LK_TOKEN);
@@ -152,7 +155,7 @@ static void holder_request(dsm__lk_t *lk, unsigned id, dsm__reqh_t h, unsigned o
   if (lk->have_token && !lk->held && !lk->want) {
     lk->have_token = 0;
     grant(lk, h, known);
-    pthread_cond_broadcast(&token_cv);   /* a yield may wait for it to go */
+    dsm__tp_event_fire(&handoff_ev);   /* a yield may wait for it to go */
     return;
   }
   lk->next.present = 1;
@@ -249,7 +252,7 @@ static void on_lock(const dsm__msg_t *m)
     lk->since = dsm__now_ns();
     lk->phantoms--;
     if (lk->want)
-      pthread_cond_broadcast(&token_cv);
+      dsm__tp_event_fire(&token_ev);
     else if (lk->next.present && !lk->held)
       pass_token(lk, id);
     break;
@@ -344,8 +347,11 @@ static void acquire_impl(void *p)
       if (lk->next.present)
         pass_token(lk, c->id);
       uint64_t t0 = dsm__now_ns();
-      while (lk->have_token)
-        pthread_cond_wait(&token_cv, &dsm__mu);
+      while (lk->have_token) {
+        pthread_mutex_unlock(&dsm__mu);
+        dsm__tp_event_wait(&handoff_ev);
+        pthread_mutex_lock(&dsm__mu);
+      }
       DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
       lk->since = 0;
       ask = 1;
@@ -374,8 +380,11 @@ static void acquire_impl(void *p)
     }
     uint64_t t0 = dsm__now_ns();
     lk->want = 1;
-    while (!lk->have_token)
-      pthread_cond_wait(&token_cv, &dsm__mu);
+    while (!lk->have_token) {
+      pthread_mutex_unlock(&dsm__mu);
+      dsm__tp_event_wait(&token_ev);
+      pthread_mutex_lock(&dsm__mu);
+    }
     lk->want = 0;
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     lk->held = 1;

@@ -40,18 +40,79 @@ static double now_ns(void)
   return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static void row(const char *what, double ns, double ref, const char *refname)
+/* One line: time, ratio to a reference, wake-ups per operation (wk < 0:
+ * not counted, for a library without the counter or a local operation). */
+static void row_ratio(const char *what, double ns, double ratio, const char *refname, double wk)
 {
-  printf("%-44s %12.2f us %10.2f x %s\n", what, ns / 1000, ns / ref, refname);
-  if (csv) fprintf(csv, "%s,%.1f,%.3f,%s\n", what, ns, ns / ref, refname);
+  char w[32] = "-";
+  if (wk >= 0) snprintf(w, sizeof w, "%.2f", wk);
+  printf("%-44s %12.2f us %10.2f x %-9s %8s\n", what, ns / 1000, ratio, refname, w);
+  if (csv) fprintf(csv, "%s,%.1f,%.3f,%s,%s\n", what, ns, ratio, refname, w);
+}
+
+static void row(const char *what, double ns, double ref, const char *refname, double wk)
+{
+  row_ratio(what, ns, ns / ref, refname, wk);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- shared state ---------------------------------------------------------------- */
 
 DSM_SHARED_BSS static volatile int echo_port;
 DSM_SHARED_BSS static double result_ns[8];
+DSM_SHARED_BSS static double rtt_ratio;
+/* Wake-ups each process counted during a measurement (wk_end). */
+DSM_SHARED_BSS static double wk[256];
 
-/* ---- raw UDP: rank 1 echoes, rank 0 measures ----------------------------------- */
+/* ---- wake-ups ---------------------------------------------------------------------- */
+
+static int64_t wk0;
+
+static void wk_begin(void)
+{
+  wk0 = bench_wakeups();
+}
+
+static void wk_end(void)
+{
+  if (dsm_proc_id() < 256)
+    wk[dsm_proc_id()] = (double)(bench_wakeups() - wk0);
+}
+
+/* The master, after the join: wake-ups per operation, summed over the team. */
+static double wk_per_op(unsigned team, double ops)
+{
+  if (bench_wakeups() < 0)
+    return -1;
+  double sum = 0;
+  for (unsigned r = 0; r < team && r < 256; r++) {
+    sum += wk[r];
+    wk[r] = 0;
+  }
+  return sum / ops;
+}
+
+/* ---- round trips: raw UDP and the transport, interleaved ---------------------------- */
+
+/* Both are timed in the same region, in alternating blocks, so that load
+ * from other processes on the machine falls on both alike: the ratio is the
+ * median of the blocks' ratios. Rank 1 echoes raw datagrams on its
+ * application thread, so the transport's requests are served by its service
+ * thread meanwhile (a peer that is busy computing). */
+#define RTT_BLOCKS 10
+
+struct raw_arg { int n; };
 
 static int udp_socket(int *port)
 {
@@ -66,22 +127,29 @@ static int udp_socket(int *port)
   return s;
 }
 
-struct raw_arg { int n; };
+static void on_bench_ping(const dsm__msg_t *m)
+{
+  dsm__tp_reply(dsm__reqh(m), m->data, m->len);
+}
 
-static void raw_region(void *p)
+static void rtt_region(void *p)
 {
   struct raw_arg *a = p;
+  int per = a->n / RTT_BLOCKS > 20 ? a->n / RTT_BLOCKS : 20;
   if (dsm_proc_id() == 1) {
     int port, s = udp_socket(&port);
     echo_port = port;
     dsm_barrier(1);
+    wk_begin();
     char b[64];
     struct sockaddr_in from;
-    for (int i = 0; i < a->n + 10; i++) {
+    for (;;) {
       socklen_t fl = sizeof from;
       ssize_t r = recvfrom(s, b, sizeof b, 0, (struct sockaddr *)&from, &fl);
+      if (r == 2) break;    /* the end */
       if (r > 0) sendto(s, b, (size_t)r, 0, (struct sockaddr *)&from, fl);
     }
+    wk_end();
     close(s);
   } else if (dsm_proc_id() == 0) {
     int myport, s = udp_socket(&myport);
@@ -93,33 +161,35 @@ static void raw_region(void *p)
     struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)echo_port) };
     inet_pton(AF_INET, peer, &to.sin_addr);
     char b[1] = { 'x' };
-    for (int i = 0; i < 10; i++) { sendto(s, b, 1, 0, (struct sockaddr *)&to, sizeof to); recv(s, b, 1, 0); }
-    double t0 = now_ns();
-    for (int i = 0; i < a->n; i++) {
+    for (int i = 0; i < 10; i++) {
       sendto(s, b, 1, 0, (struct sockaddr *)&to, sizeof to);
       recv(s, b, 1, 0);
+      dsm__tp_call(1, DSM__MSG_PING, b, 1, NULL, NULL);
     }
-    result_ns[0] = (now_ns() - t0) / a->n;
+    double raw[RTT_BLOCKS], tp[RTT_BLOCKS], ratio[RTT_BLOCKS];
+    wk_begin();
+    for (int k = 0; k < RTT_BLOCKS; k++) {
+      double t0 = now_ns();
+      for (int i = 0; i < per; i++) {
+        sendto(s, b, 1, 0, (struct sockaddr *)&to, sizeof to);
+        recv(s, b, 1, 0);
+      }
+      double t1 = now_ns();
+      for (int i = 0; i < per; i++)
+        dsm__tp_call(1, DSM__MSG_PING, b, 1, NULL, NULL);
+      double t2 = now_ns();
+      raw[k] = (t1 - t0) / per;
+      tp[k] = (t2 - t1) / per;
+      ratio[k] = tp[k] / raw[k];
+    }
+    wk_end();
+    for (int i = 0; i < 3; i++)
+      sendto(s, "ok", 2, 0, (struct sockaddr *)&to, sizeof to);
+    result_ns[0] = median(raw, RTT_BLOCKS);
+    result_ns[1] = median(tp, RTT_BLOCKS);
+    result_ns[2] = (double)RTT_BLOCKS * per;
+    rtt_ratio = median(ratio, RTT_BLOCKS);
     close(s);
-  }
-}
-
-/* ---- transport round trip ------------------------------------------------------------ */
-
-static void on_bench_ping(const dsm__msg_t *m)
-{
-  dsm__tp_reply(dsm__reqh(m), m->data, m->len);
-}
-
-static void tp_region(void *p)
-{
-  struct raw_arg *a = p;
-  if (dsm_proc_id() == 0) {
-    char b[1] = { 1 };
-    for (int i = 0; i < 10; i++) dsm__tp_call(1, DSM__MSG_PING, b, 1, NULL, NULL);
-    double t0 = now_ns();
-    for (int i = 0; i < a->n; i++) dsm__tp_call(1, DSM__MSG_PING, b, 1, NULL, NULL);
-    result_ns[1] = (now_ns() - t0) / a->n;
   }
 }
 
@@ -129,9 +199,11 @@ static void barrier_region(void *p)
 {
   struct raw_arg *a = p;
   for (int i = 0; i < 10; i++) dsm__barrier_red(2, NULL);
+  wk_begin();
   double t0 = now_ns();
   for (int i = 0; i < a->n; i++) dsm__barrier_red(2, NULL);
   if (dsm_proc_id() == 0) result_ns[2] = (now_ns() - t0) / a->n;
+  wk_end();
 }
 
 /* A reduction of one double across the team, combined inside the barrier's
@@ -142,8 +214,10 @@ static void reduce_region(void *p)
   double in = dsm_proc_id() + 1.0, out = 0;
   dsm__red_t red = { OMPDSM_T_DOUBLE, OMPDSM_RED_ADD, 1, &in, &out };
   for (int i = 0; i < 10; i++) dsm__barrier_red(2, &red);
+  wk_begin();
   double t0 = now_ns();
   for (int i = 0; i < a->n; i++) dsm__barrier_red(2, &red);
+  wk_end();
   if (dsm_proc_id() == 0) {
     result_ns[6] = (now_ns() - t0) / a->n;
     unsigned n = dsm_nprocs();
@@ -156,21 +230,30 @@ static void reduce_region(void *p)
 #define FETCH_PAGES 512
 DSM_SHARED_BSS static char *fetch_area;
 
+/* Wake-ups of the page fetches, then of the diff fetches (both processes,
+ * each window between two barriers). */
+DSM_SHARED_BSS static double fetch_wk[2][2];
+
 static void fetch_region(void *p)
 {
   (void)p;
   volatile char *area = fetch_area;
-  if (dsm_proc_id() == 1) {
+  unsigned me = dsm_proc_id();
+  dsm_barrier(5);
+  int64_t w0 = bench_wakeups();
+  if (me == 1) {
     /* Cold: every page arrives whole (DSM_PREFETCH=1 is set by main). */
     double t0 = now_ns();
     for (int i = 0; i < FETCH_PAGES; i++) (void)area[(size_t)i * 4096];
     result_ns[3] = (now_ns() - t0) / FETCH_PAGES;
   }
   dsm_barrier(3);
-  if (dsm_proc_id() == 0)
+  fetch_wk[0][me] = (double)(bench_wakeups() - w0);
+  if (me == 0)
     for (int i = 0; i < FETCH_PAGES; i++) area[(size_t)i * 4096 + 8] = (char)i;
   dsm_barrier(4);
-  if (dsm_proc_id() == 1) {
+  w0 = bench_wakeups();
+  if (me == 1) {
     /* Copies with one notice each: one round trip per page to refresh it
      * from its home (pushes are off, see main). */
     double t0 = now_ns();
@@ -178,6 +261,8 @@ static void fetch_region(void *p)
       if (area[(size_t)i * 4096 + 8] != (char)i) { fprintf(stderr, "dsmbench: wrong data\n"); exit(1); }
     result_ns[4] = (now_ns() - t0) / FETCH_PAGES;
   }
+  dsm_barrier(6);
+  fetch_wk[1][me] = (double)(bench_wakeups() - w0);
 }
 
 /* ---- local costs ----------------------------------------------------------------------------- */
@@ -263,13 +348,15 @@ static void write_fault_region(void *p)
 }
 
 /* Synchronization latencies (dsmbench_sync.c), collective over the team. */
+DSM_SHARED_BSS static bench_result_t sync_result[4];
+
 static void sync_region(void *p)
 {
   (void)p;
-  double r[4] = { bench_lock_local_ns(), bench_lock_manager_ns(), bench_lock_forward_ns(),
-                  bench_sema_ns() };
+  bench_result_t r[4] = { bench_lock_local(), bench_lock_manager(), bench_lock_forward(),
+                          bench_sema() };
   if (dsm_proc_id() == 0)
-    memcpy(&result_ns[0], r, sizeof r);
+    memcpy(sync_result, r, sizeof r);
 }
 
 static int bench_main(int argc, char **argv)
@@ -288,45 +375,51 @@ static int bench_main(int argc, char **argv)
   unsigned n = dsm_nprocs();
   if (n < 2) { fprintf(stderr, "dsmbench: error: run it under dsmrun with at least 2 processes\n"); return 2; }
   struct raw_arg a = { iters };
+  int have_wk = bench_wakeups() >= 0;
   printf("dsmbench: %u processes, %d iterations\n", n, iters);
-  printf("%-44s %15s %12s\n", "operation", "time", "ratio");
+  printf("%-44s %15s %12s %-9s %8s\n", "operation", "time", "ratio", "", "wake-ups");
 
-  dsm__fork_team(raw_region, &a, sizeof a, 2); dsm_join();
+  dsm__fork_team(rtt_region, &a, sizeof a, 2); dsm_join();
   double rtt = result_ns[0];
-  dsm__fork_team(tp_region, &a, sizeof a, 2); dsm_join();
-  row("raw UDP round trip (1 byte)", rtt, rtt, "udp-rtt");
-  row("transport request/reply (1 byte)", result_ns[1], rtt, "udp-rtt");
+  row("raw UDP round trip (1 byte)", rtt, rtt, "udp-rtt", -1);
+  /* The median of the blocks' ratios, not the ratio of the medians. */
+  row_ratio("transport request/reply (1 byte)", result_ns[1], rtt_ratio, "udp-rtt",
+            wk_per_op(2, result_ns[2]));
   for (unsigned k = 2; k <= n && k <= 8; k *= 2) {
     dsm__fork_team(barrier_region, &a, sizeof a, k); dsm_join();
     char what[64];
     snprintf(what, sizeof what, "barrier, %u processes", k);
-    row(what, result_ns[2], rtt, "udp-rtt");
+    row(what, result_ns[2], rtt, "udp-rtt", wk_per_op(k, iters));
   }
   if (n >= 8) {
     dsm__fork_team(reduce_region, &a, sizeof a, 8); dsm_join();
-    row("reduction (+, double), 8 processes", result_ns[6], rtt, "udp-rtt");
+    row("reduction (+, double), 8 processes", result_ns[6], rtt, "udp-rtt", wk_per_op(8, iters));
   }
   fetch_area = dsm_malloc((size_t)FETCH_PAGES * 4096);
   for (int i = 0; i < FETCH_PAGES; i++) fetch_area[(size_t)i * 4096] = 1;
   dsm__fork_team(fetch_region, &a, sizeof a, 2); dsm_join();
-  row("page fetch (cold miss, 4 KiB)", result_ns[3], rtt, "udp-rtt");
-  row("page refresh (one writer's notice)", result_ns[4], rtt, "udp-rtt");
+  row("page fetch (cold miss, 4 KiB)", result_ns[3], rtt, "udp-rtt",
+      have_wk ? (fetch_wk[0][0] + fetch_wk[0][1]) / FETCH_PAGES : -1);
+  row("page refresh (one writer's notice)", result_ns[4], rtt, "udp-rtt",
+      have_wk ? (fetch_wk[1][0] + fetch_wk[1][1]) / FETCH_PAGES : -1);
 
   dsm__fork_team(sync_region, &a, sizeof a, n); dsm_join();
-  row("lock re-acquire, local (no message)", result_ns[0], rtt, "udp-rtt");
-  row("lock acquire granted by the manager", result_ns[1], rtt, "udp-rtt");
-  if (result_ns[2] >= 0) row("lock acquire forwarded to the last holder", result_ns[2], rtt, "udp-rtt");
-  row("semaphore signal -> wait", result_ns[3], rtt, "udp-rtt");
+  row("lock re-acquire, local (no message)", sync_result[0].ns, rtt, "udp-rtt", sync_result[0].wakeups);
+  row("lock acquire granted by the manager", sync_result[1].ns, rtt, "udp-rtt", sync_result[1].wakeups);
+  if (sync_result[2].ns >= 0)
+    row("lock acquire forwarded to the last holder", sync_result[2].ns, rtt, "udp-rtt",
+        sync_result[2].wakeups);
+  row("semaphore signal -> wait", sync_result[3].ns, rtt, "udp-rtt", sync_result[3].wakeups);
 
   double mc = bench_memcpy();
-  row("memcpy of one 4 KiB page", mc, mc, "memcpy");
+  row("memcpy of one 4 KiB page", mc, mc, "memcpy", -1);
   twin_area = dsm_malloc(1024 * 4096);
   dsm__fork_team(write_fault_region, &a, sizeof a, 2); dsm_join();
-  row("write fault + twin (local)", result_ns[5], mc, "memcpy");
+  row("write fault + twin (local)", result_ns[5], mc, "memcpy", -1);
   double rf = bench_raw_fault();
-  row("raw SIGSEGV + mprotect (platform, no DSM)", rf, mc, "memcpy");
-  row("write fault + twin / raw fault", result_ns[5], rf, "raw-fault");
-  row("diff creation of a 4 KiB page (local)", bench_diff_encode(), mc, "memcpy");
+  row("raw SIGSEGV + mprotect (platform, no DSM)", rf, mc, "memcpy", -1);
+  row("write fault + twin / raw fault", result_ns[5], rf, "raw-fault", -1);
+  row("diff creation of a 4 KiB page (local)", bench_diff_encode(), mc, "memcpy", -1);
   if (csv) fclose(csv);
   return 0;
 }

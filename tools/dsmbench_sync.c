@@ -5,6 +5,12 @@
  * choosing the lock id (its manager is id % nprocs) and by letting another
  * process take the lock between timed acquires; barriers separate the steps
  * and are not timed. Times are averages over many repetitions.
+ *
+ * Wake-ups are counted on every process over a whole loop and summed
+ * through a shared array. A lock loop has barriers and the other process's
+ * acquires in it too, so the same loop without any lock operation is
+ * counted as well, and the difference is shared among the loop's remote
+ * acquires (rank 0's and the other process's, two per repetition).
  */
 #include <time.h>
 
@@ -23,6 +29,37 @@ static double now_ns(void)
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+int64_t bench_wakeups(void)
+{
+  return dsm_stat("wakeups");
+}
+
+DSM_SHARED_BSS static double wk_sum[256];
+
+/* Wake-ups of this process from w0 on, added up in the shared array; rank 0
+ * reads the total after the barrier that follows. */
+static void wk_add(int64_t w0)
+{
+  int64_t w = bench_wakeups();
+  if (w >= 0)
+    wk_sum[dsm_proc_id()] += (double)(w - w0);
+}
+
+static double wk_total(void)
+{
+  double t = 0;
+  for (unsigned r = 0; r < dsm_nprocs() && r < 256; r++)
+    t += wk_sum[r];
+  return t;
+}
+
+static void wk_clear(void)
+{
+  dsm_barrier(BARRIER_ID);
+  wk_sum[dsm_proc_id()] = 0;
+  dsm_barrier(BARRIER_ID);
+}
+
 /* A fresh lock or semaphore id managed by rank mgr. */
 static unsigned id_at(unsigned mgr)
 {
@@ -31,39 +68,43 @@ static unsigned id_at(unsigned mgr)
   return (next++) * n + mgr;
 }
 
-double bench_lock_local_ns(void)
+bench_result_t bench_lock_local(void)
 {
   unsigned id = id_at(0);
-  double r = 0;
+  bench_result_t r = { 0, 0 };
   dsm_barrier(BARRIER_ID);
   if (dsm_proc_id() == 0) {
     dsm_lock_acquire(id);
     dsm_lock_release(id);
+    int64_t w0 = bench_wakeups();
     double t0 = now_ns();
     for (int i = 0; i < LOCAL_REPS; i++) {
       dsm_lock_acquire(id);
       dsm_lock_release(id);
     }
-    r = (now_ns() - t0) / LOCAL_REPS;
+    r.ns = (now_ns() - t0) / LOCAL_REPS;
+    r.wakeups = w0 < 0 ? -1 : (double)(bench_wakeups() - w0) / LOCAL_REPS;
   }
   dsm_barrier(BARRIER_ID);
   return r;
 }
 
 /* Rank 0 acquires a lock that rank `other` released last; the manager is
- * rank mgr. */
-static double lock_from(unsigned other, unsigned mgr)
+ * rank mgr. With locks = 0, the same steps without the lock (for the
+ * wake-ups of the barriers alone). Returns rank 0's mean acquire time. */
+static double lock_loop(unsigned other, unsigned mgr, int locks)
 {
   unsigned me = dsm_proc_id(), id = id_at(mgr);
   double sum = 0;
   dsm_barrier(BARRIER_ID);
+  int64_t w0 = bench_wakeups();
   for (int i = 0; i < REMOTE_REPS; i++) {
-    if (me == other) {
+    if (me == other && locks) {
       dsm_lock_acquire(id);
       dsm_lock_release(id);
     }
     dsm_barrier(BARRIER_ID);
-    if (me == 0) {
+    if (me == 0 && locks) {
       double t0 = now_ns();
       dsm_lock_acquire(id);
       sum += now_ns() - t0;
@@ -71,45 +112,68 @@ static double lock_from(unsigned other, unsigned mgr)
     }
     dsm_barrier(BARRIER_ID);
   }
+  wk_add(w0);
   return me == 0 ? sum / REMOTE_REPS : 0;
 }
 
-double bench_lock_manager_ns(void)
+static bench_result_t lock_from(unsigned other, unsigned mgr)
 {
-  if (dsm_nprocs() < 2) return -1;
+  bench_result_t r = { 0, -1 };
+  wk_clear();
+  lock_loop(other, mgr, 0);
+  dsm_barrier(BARRIER_ID);
+  double base = wk_total();
+  wk_clear();
+  r.ns = lock_loop(other, mgr, 1);
+  dsm_barrier(BARRIER_ID);
+  if (bench_wakeups() >= 0)
+    r.wakeups = (wk_total() - base) / (2.0 * REMOTE_REPS);
+  return r;
+}
+
+bench_result_t bench_lock_manager(void)
+{
+  if (dsm_nprocs() < 2) return (bench_result_t){ -1, -1 };
   return lock_from(1, 1);
 }
 
-double bench_lock_forward_ns(void)
+bench_result_t bench_lock_forward(void)
 {
-  if (dsm_nprocs() < 3) return -1;
+  if (dsm_nprocs() < 3) return (bench_result_t){ -1, -1 };
   return lock_from(1, 2);
 }
 
-double bench_sema_ns(void)
+bench_result_t bench_sema(void)
 {
   unsigned n = dsm_nprocs(), me = dsm_proc_id();
-  if (n < 2) return -1;
+  if (n < 2) return (bench_result_t){ -1, -1 };
   unsigned a = id_at(n >= 3 ? 2 : 1), b = id_at(n >= 3 ? 2 : 0);
   if (me == 0) {
     dsm_sema_init(a, 0);
     dsm_sema_init(b, 0);
   }
-  dsm_barrier(BARRIER_ID);
-  double r = 0;
+  wk_clear();
+  int64_t w0 = bench_wakeups();
+  bench_result_t r = { 0, -1 };
   if (me == 0) {
     double t0 = now_ns();
     for (int i = 0; i < SEMA_REPS; i++) {
       dsm_sema_signal(a);
       dsm_sema_wait(b);
     }
-    r = (now_ns() - t0) / SEMA_REPS / 2;
+    r.ns = (now_ns() - t0) / SEMA_REPS / 2;
   } else if (me == 1) {
     for (int i = 0; i < SEMA_REPS; i++) {
       dsm_sema_wait(a);
       dsm_sema_signal(b);
     }
   }
+  /* The manager (rank 2) waits in this barrier meanwhile and serves the
+   * semaphore; its wake-ups count too. */
   dsm_barrier(BARRIER_ID);
+  wk_add(w0);
+  dsm_barrier(BARRIER_ID);
+  if (w0 >= 0)
+    r.wakeups = wk_total() / (2.0 * SEMA_REPS);
   return r;
 }

@@ -1,9 +1,10 @@
 /*
  * fuzz_datagram.c — the datagram decoder against mutated input, in process.
  *
- * Includes transport_udp.c to reach its static receive path. A fake job of
- * three ranks is set up (we are rank 0; ranks 1 and 2 have fixed loopback
- * addresses; no socket, so replies go nowhere). Valid datagrams of every kind
+ * Drives the UDP backend's receive path (dsm__udp_on_datagram, through its
+ * private header). A fake job of three ranks is set up (we are rank 0;
+ * ranks 1 and 2 have fixed loopback addresses; no socket, so replies go
+ * nowhere). Valid datagrams of every kind
  * are built, a few bytes flipped or the length changed, and — for most of
  * them — the MAC recomputed, so that every check behind the MAC is
  * exercised, not just the MAC. Built with AddressSanitizer/UBSan when the
@@ -11,9 +12,14 @@
  *
  *   fuzz_datagram [iterations] [seed]
  */
-#include "../../dsm/transport_udp.c"
-
+#include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "mac.h"
+#include "transport_udp.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -56,7 +62,7 @@ static size_t build(uint8_t *b, size_t cap)
     n = 8 + next() % 40;
   }
   DSM__ASSERT(HDR_LEN + n + MAC_LEN <= cap);
-  hdr_put(b, &h);
+  dsm__udp_hdr_put(b, &h);
   for (size_t i = 0; i < n; i++) b[HDR_LEN + i] = (uint8_t)next();
   if (h.kind == K_ACK) {
     put32(b + HDR_LEN, (uint32_t)(next() % 8));
@@ -69,32 +75,29 @@ int main(int argc, char **argv)
 {
   long iters = argc > 1 ? atol(argv[1]) : 200000;
   if (argc > 2) rng = (uint64_t)atoll(argv[2]) | 1;
-  dsm__rank = self = 0;
-  dsm__nprocs = nprocs = 3;
-  peers = calloc(nprocs, sizeof *peers);
-  chead = calloc(nprocs, sizeof *chead);
-  ctail = calloc(nprocs, sizeof *ctail);
-  low_seen = calloc(nprocs, sizeof *low_seen);
-  timeout_ns = 30000000000ull;
-  for (unsigned r = 0; r < nprocs; r++) {
+  dsm__rank = 0;
+  dsm__nprocs = 3;
+  dsm__udp_state_init(0, 3);
+  U.timeout_ns = 30000000000ull;
+  for (unsigned r = 0; r < U.nprocs; r++) {
     struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)(1000 + r)) };
     a.sin_addr.s_addr = htonl(0x7f000001);
-    set_peer(r, &a);
-    peers[r].rto = RTO_INIT;
+    dsm__udp_set_peer(r, &a);
+    dsm__udp_set_peer_reply(r, htons((uint16_t)(2000 + r)));
   }
   dsm__peers_known = 1;
   for (unsigned t = 1; t < DSM__MSG_COUNT; t++)
-    handlers[t] = h_any;
-  for (unsigned i = 0; i < 16; i++) key[i] = (uint8_t)(i * 7);
+    U.core.handlers[t] = h_any;
+  for (unsigned i = 0; i < 16; i++) U.key[i] = (uint8_t)(i * 7);
 
   static uint8_t b[70000];
   long accepted = 0;
-  pthread_mutex_lock(&mu);
+  pthread_mutex_lock(&U.core.mu);
   for (long it = 0; it < iters; it++) {
     /* A flipped bit in `low` makes everything after it stale (correctly);
      * forget it now and then so the delivery paths stay reachable. */
     if (it % 256 == 0)
-      memset(low_seen, 0, nprocs * sizeof *low_seen);
+      memset(U.core.cache.low_seen, 0, U.nprocs * sizeof *U.core.cache.low_seen);
     size_t len = build(b, sizeof b);
     int mutate = (int)(next() % 4);    /* 0: leave valid */
     for (int k = 0; k < mutate; k++) {
@@ -108,17 +111,18 @@ int main(int argc, char **argv)
     }
     if (b[4] == K_ABORT) b[4] = K_REQ;
     if (len >= HDR_LEN + MAC_LEN && next() % 10) {
-      put64(b + len - MAC_LEN, dsm__siphash(key, b, len - MAC_LEN));
+      put64(b + len - MAC_LEN, dsm__siphash(U.key, b, len - MAC_LEN));
       /* The rank table lets src 1 and 2 in; a mutated src must be refused. */
     }
-    struct sockaddr_in from = peers[1 + get32(b + 8) % 2].addr;
-    if (len >= 12 && get32(b + 8) < nprocs && get32(b + 8) != 0)
-      from = peers[get32(b + 8)].addr;
+    struct sockaddr_in from = U.peers[1 + get32(b + 8) % 2].addr;
+    if (len >= 12 && get32(b + 8) < U.nprocs && get32(b + 8) != 0)
+      from = U.peers[get32(b + 8)].addr;
     uint64_t bad_before = dsm__stats.stat_bad_datagrams;
-    on_datagram(b, len, &from);
+    /* Either socket: each takes only its own kinds of datagram. */
+    dsm__udp_on_datagram(b, len, &from, next() % 2 ? SVC : REPLY);
     accepted += dsm__stats.stat_bad_datagrams == bad_before;
   }
-  pthread_mutex_unlock(&mu);
+  pthread_mutex_unlock(&U.core.mu);
   printf("fuzz_datagram: %ld datagrams, %ld accepted, %llu dropped as bad, %llu duplicates\n",
          iters, accepted, (unsigned long long)dsm__stats.stat_bad_datagrams,
          (unsigned long long)dsm__stats.stat_dup_requests);

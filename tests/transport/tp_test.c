@@ -498,6 +498,12 @@ static void mode_foreign(long n)
   mode_roundtrip(n);   /* and the job still works */
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 static void mode_bench(long n)
 {
   if (me == 0) {
@@ -505,11 +511,19 @@ static void mode_bench(long n)
     uint64_t x = 0;
     for (int i = 0; i < 200; i++)     /* warm up, let the RTT settle */
       dsm__tp_call(1, T_ECHO, &x, sizeof x, NULL, NULL);
+    uint64_t *lat = calloc((size_t)n, sizeof *lat);
     uint64_t t0 = dsm__now_ns();
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) {
+      uint64_t a = dsm__now_ns();
       dsm__tp_call(1, T_ECHO, &x, sizeof x, NULL, NULL);
+      lat[i] = dsm__now_ns() - a;
+    }
     uint64_t t1 = dsm__now_ns();
-    printf("small call round trip: %.1f us (%ld calls)\n", (t1 - t0) / 1e3 / n, n);
+    qsort(lat, (size_t)n, sizeof *lat, cmp_u64);
+    printf("small call round trip: %.1f us (%ld calls; median %.1f, 90%% %.1f, 99%% %.1f, "
+           "max %.1f us)\n", (t1 - t0) / 1e3 / n, n, lat[n / 2] / 1e3, lat[n * 9 / 10] / 1e3,
+           lat[n * 99 / 100] / 1e3, lat[n - 1] / 1e3);
+    free(lat);
     /* Replies of 64 KiB: two datagrams on loopback, a typical page-fetch. */
     for (uint32_t sz = 4096; sz <= 65536 * 4; sz *= 4) {
       uint64_t t5 = dsm__now_ns();

@@ -1,0 +1,346 @@
+/*
+ * transport_udp.h — the UDP backend's files and what they share. Never
+ * installed; included by transport_udp*.c (and tests/transport/fuzz_datagram.c).
+ *
+ * Reliability follows TreadMarks: a request is retransmitted by its origin
+ * until the reply arrives; the reply is the acknowledgement. The receiver
+ * keeps a reply cache keyed by (origin, request id), so a retransmitted
+ * request is answered again, re-forwarded, or told "still pending", and
+ * never reaches a handler twice. docs/protocol.md has the wire format.
+ *
+ *   transport_udp.c         the backend's interface; who serves what, and
+ *                           waiting: the service thread, calls, events
+ *   transport_udp_wire.c    datagram header, MAC, the checks that need no state
+ *   transport_udp_socket.c  the socket, the address table, sending datagrams
+ *   transport_udp_frag.c    outgoing messages: fragments, window, ACK bitmaps;
+ *                           reassembly of incoming ones
+ *   transport_udp_rtt.c     round-trip estimates and retransmission timeouts
+ *   transport_udp_timers.c  retransmission timers, liveness, keepalives
+ *   transport_udp_rpc.c     requests, replies, duplicates, forwarding,
+ *                           deferred replies; receiving a datagram
+ *   transport_udp_boot.c    bootstrap (address table) and collective shutdown
+ *
+ * Two sockets per process. The service socket takes requests and
+ * everything the service thread manages; the reply socket takes the replies,
+ * PENDINGs and fragment ACKs of this process's own calls, and only a thread
+ * waiting in a call reads it, so a reply wakes the thread that waits for it
+ * and nobody else (docs/protocol.md, "Who receives what"). Every datagram
+ * leaves through the service socket.
+ *
+ * One mutex, U.core.mu, guards all of it.
+ */
+#ifndef DSM_TRANSPORT_UDP_H
+#define DSM_TRANSPORT_UDP_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "transport_core.h"
+#include "transport_impl.h"
+
+/* ---- transport_udp_wire.c: the datagram format ------------------------------------
+ *
+ *   0  u32 magic "DSM1"   4 u8 kind   5 u8 type   6 u8 flags   7 u8 hops
+ *   8  u32 src rank      12 u32 dst rank          16 u32 origin rank
+ *   20 u32 fragment size 24 u64 rid               32 u64 low / service time
+ *   40 u32 total length  44 u32 fragment offset   48 payload ...
+ *   last 8 bytes: SipHash-2-4 of everything before it under the job key.
+ * All integers little-endian. */
+
+#define MAGIC    0x314d5344u        /* "DSM1" read as little-endian */
+#define HDR_LEN  48
+#define MAC_LEN  8
+#define FSZ_WAN  1400               /* one Ethernet frame with IP/UDP headers */
+#define FSZ_LO   (60 * 1024)        /* loopback: UDP allows up to 65507 */
+#define FSZ_MIN  256
+#define FSZ_MAX  (64 * 1024 - HDR_LEN - MAC_LEN - 28)
+#define ACK_BITS 4096               /* bitmap bits carried in one ACK */
+#define ABORT_MAX 400               /* reason bytes carried in an ABORT */
+
+enum {
+  K_REQ = 1,     /* request fragment */
+  K_REP,         /* reply fragment */
+  K_ACK,         /* fragment bitmap of a multi-datagram message, or one-way done */
+  K_PENDING,     /* the request is known and deferred: keep waiting */
+  K_PROBE,       /* "did my (fully delivered) request get answered?" */
+  K_ABORT,       /* the job is failing */
+  K_END
+};
+
+enum {
+  F_ONEWAY   = 1,   /* REQ: dsm__udp_send, acknowledged by ACK|COMPLETE */
+  F_COMPLETE = 2,   /* ACK: the whole message has arrived */
+  F_TGT_REP  = 4,   /* ACK: acknowledges a reply (else a request) */
+  F_ACKREQ   = 8,   /* REP: a deferred reply; acknowledge it, its sender resends until then */
+};
+
+struct hdr {
+  uint32_t magic;
+  uint8_t  kind, type, flags;
+  uint8_t  hops;    /* REQ: times forwarded, so a revisit is not a duplicate */
+  uint32_t src, dst, origin, fsz;
+  uint64_t rid;
+  uint64_t low;     /* REQ: origin's lowest outstanding rid; REP: service ns */
+  uint32_t total, off;
+};
+
+static inline void put16(uint8_t *b, uint16_t v) { b[0] = (uint8_t)v; b[1] = (uint8_t)(v >> 8); }
+static inline void put32(uint8_t *b, uint32_t v) { put16(b, (uint16_t)v); put16(b + 2, (uint16_t)(v >> 16)); }
+static inline void put64(uint8_t *b, uint64_t v) { put32(b, (uint32_t)v); put32(b + 4, (uint32_t)(v >> 32)); }
+static inline uint16_t get16(const uint8_t *b) { return (uint16_t)(b[0] | b[1] << 8); }
+static inline uint32_t get32(const uint8_t *b) { return get16(b) | (uint32_t)get16(b + 2) << 16; }
+static inline uint64_t get64(const uint8_t *b) { return get32(b) | (uint64_t)get32(b + 4) << 32; }
+
+void dsm__udp_hdr_put(uint8_t *b, const struct hdr *h);
+void dsm__udp_hdr_get(const uint8_t *b, struct hdr *h);
+struct hdr dsm__udp_hdr_make(unsigned kind, unsigned type, unsigned flags, unsigned dst,
+                             unsigned origin, uint64_t rid);
+/* The MAC of a header and its payload under the job key. */
+uint64_t dsm__udp_mac(const uint8_t *hb, const void *p, size_t n);
+/* The checks of a received datagram that need no state beyond the key and
+ * the job size: NULL, with *h decoded, or why it must be dropped. The MAC
+ * is checked before any other field is trusted. */
+const char *dsm__udp_check(const uint8_t *b, size_t len, struct hdr *h);
+/* Fragment geometry of a REQ or REP: NULL or why it is wrong. */
+const char *dsm__udp_check_geometry(const struct hdr *h, size_t n);
+
+/* ---- transport_udp_rtt.c: round trips and timeouts -------------------------------- */
+
+#define MS           1000000ull
+#define RTO_INIT     (10 * MS)      /* before the first sample */
+#define RTO_MAX      (1000 * MS)
+/* Bootstrap and shutdown calls wait on every rank, so they are often
+ * pending for long; but their answers come in a burst, and at shutdown the
+ * master only lingers briefly. Their retransmissions stay frequent. */
+#define RTO_CTL      (40 * MS)
+#define WINDOW_BYTES (2u << 20)     /* unacknowledged bytes in flight per message */
+
+/* RFC 6298 smoothed round trip and its variation, in ns; srtt == 0 until
+ * the first sample. */
+struct rtt {
+  uint64_t srtt, rttvar;
+};
+
+void dsm__udp_rtt_sample(struct rtt *r, uint64_t sample);
+/* A clean round trip of a call to peer p (Karn's rule: never a retransmitted
+ * one), the replier's service time taken out: updates p's timeout. */
+void dsm__udp_peer_sample(unsigned p, uint64_t sample);
+struct xfer;
+/* The timeout of a message: its own estimate, never below its peer's. */
+uint64_t dsm__udp_xfer_rto(const struct xfer *x);
+/* How far a message's backoff may grow. */
+uint64_t dsm__udp_rto_cap(const struct xfer *x);
+
+/* ---- transport_udp_frag.c: outgoing messages and reassembly ----------------------- */
+
+struct call;
+
+/* An outgoing message: a request we originate or forward, a one-way, or a
+ * multi-datagram reply. Lives in the hash of messages in flight while it may
+ * get ACKs and in the timer list while it has a deadline. */
+struct xfer {
+  struct xfer *hnext;
+  struct xfer *tprev, *tnext;    /* timer list */
+  struct xfer *oprev, *onext;    /* own outstanding requests, in rid order */
+  int timed, hashed, own;
+  unsigned peer, kind, type, flags, origin, hops;
+  uint64_t rid;
+  const uint8_t *data;
+  size_t len;
+  uint8_t *owned;                /* freed with the xfer */
+  uint32_t fsz, nfrags, nacked, next_new, low_unacked, window;
+  uint64_t *acked;               /* bitmap, multi-fragment only */
+  uint64_t *sent_at;
+  uint64_t *resent;              /* bitmap: sent more than once (Karn) */
+  struct rtt est;                /* fragment ACK round trips of this message */
+  int delivered;                 /* receiver holds the whole message */
+  uint64_t rto, deadline, last_progress;
+  struct call *call;             /* our request awaiting a reply */
+  struct dsm__tp_centry *entry;  /* cache entry holding the payload */
+};
+
+/* Reassembly of a multi-datagram message. */
+struct partial {
+  uint32_t total, fsz, nfrags, ngot, cum;
+  uint32_t high;                 /* 1 + highest fragment index held */
+  uint8_t *buf;
+  uint64_t *have;
+};
+
+struct xfer *dsm__udp_xfer_new(unsigned peer, unsigned kind, unsigned type, unsigned flags,
+                               unsigned origin, uint64_t rid, const void *data, size_t len);
+struct xfer *dsm__udp_xfer_find(unsigned peer, unsigned origin, uint64_t rid, unsigned kind);
+void dsm__udp_xfer_free(struct xfer *x);
+/* First transmission. Single-datagram replies and forwards are not timed
+ * unless `timed`: the origin's retransmission drives them. */
+void dsm__udp_xfer_start(struct xfer *x, int timed);
+void dsm__udp_send_frag(struct xfer *x, uint32_t i, int retrans);
+/* Send new fragments while the window allows. */
+void dsm__udp_fill_window(struct xfer *x);
+int dsm__udp_frag_acked(const struct xfer *x, uint32_t i);
+/* Our own requests and one-ways in flight, in rid order: the lowest is the
+ * `low` every request carries, and shutdown waits until there are none. */
+void dsm__udp_own_add(struct xfer *x);
+uint64_t dsm__udp_own_low(void);
+int dsm__udp_own_busy(void);
+
+int dsm__udp_partial_init(struct partial *p, uint32_t total, uint32_t fsz);
+void dsm__udp_partial_free(struct partial *p);
+/* Store one fragment; returns 1 when the message became complete. */
+int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, size_t n);
+/* Tell the sender of a multi-datagram message what we hold (p), or that we
+ * hold all of it (p == NULL: ACK|COMPLETE). */
+void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int tgt_rep,
+                       const struct partial *p, int to_caller);
+/* An ACK of request fragments goes to the reply socket of a caller waiting
+ * for its own request (never forwarded, not one-way), else to the sender's
+ * service socket. */
+static inline int dsm__udp_acks_to_caller(unsigned hops, int oneway)
+{
+  return hops == 0 && !oneway;
+}
+void dsm__udp_on_ack(const struct hdr *h, const uint8_t *p, size_t n);
+
+/* ---- transport_udp_timers.c: retransmission and liveness -------------------------- */
+
+/* The two sockets, and the timer lists and roles that go with them: a
+ * call's timers are run by the thread reading replies, everything else's
+ * by the thread serving the service socket. */
+enum { SVC = 0, REPLY = 1 };
+
+void dsm__udp_timer_set(struct xfer *x, uint64_t deadline);
+void dsm__udp_timer_clear(struct xfer *x);
+/* Fire every timer of list `which` due at now; returns the earliest
+ * deadline left, at most next. */
+uint64_t dsm__udp_timers_run(int which, uint64_t now, uint64_t next);
+/* The earliest deadline of list `which` (UINT64_MAX: none), firing nothing. */
+uint64_t dsm__udp_timers_next(int which);
+/* PING peers silent for DSM_TIMEOUT/3; lowers *next to its own deadline. */
+void dsm__udp_keepalive(uint64_t now, uint64_t *next);
+
+/* ---- transport_udp_rpc.c: requests and replies ---------------------------------------- */
+
+struct call {
+  struct dsm__tp_call c;         /* first: the core's list holds &call.c */
+  struct xfer *x;
+  struct partial *part;
+  uint64_t t_sent, last_alive;
+  int retransmitted;
+};
+
+/* Register and send one call of a round waited for by w. A call to self is
+ * queued for the service socket's server, or, with inline_self, left to
+ * the caller to run (dsm__udp_call_inline). */
+void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void *req,
+                         size_t len, unsigned *left, struct dsm__tp_waiter *w, int inline_self);
+void dsm__udp_call_complete(struct call *c, uint8_t *reply, size_t len);
+struct call *dsm__udp_call_find(uint64_t rid);
+/* Send (or resend) the cached reply of e to its origin. */
+void dsm__udp_reply_transmit(struct dsm__tp_centry *e);
+/* Send e's forwarded request to its target; again: a duplicate asked. */
+void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again);
+void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, const void *data, size_t len);
+/* A request to ourselves, queued for the thread serving the service socket. */
+void dsm__udp_local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_t rid,
+                            int oneway, unsigned hops, const void *data, size_t len);
+/* Run queued requests to self while `me` serves the service socket. */
+void dsm__udp_run_local(const struct dsm__tp_waiter *me);
+/* Run our own request c to ourselves on this thread, now. */
+void dsm__udp_call_inline(struct call *c, const void *req, size_t len);
+/* One datagram read from socket `which`: checked, then handled. */
+void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from, int which);
+
+/* ---- transport_udp_socket.c: the socket and the address table ------------------------ */
+
+/* The service socket (bound to the master's port on rank 0) and the reply
+ * socket (an ephemeral port on the same address). */
+void dsm__udp_open_sockets(const struct sockaddr_in *master);
+int dsm__udp_parse_addr(const char *s, struct sockaddr_in *a);
+uint32_t dsm__udp_frag_size_for(const struct sockaddr_in *a);
+/* Rank r's service address; its reply port (network order, 0: unknown yet). */
+void dsm__udp_set_peer(unsigned r, const struct sockaddr_in *a);
+void dsm__udp_set_peer_reply(unsigned r, uint16_t port);
+/* MAC and send one datagram to rank dst's socket `to` (DSM_LOSS may drop it). */
+void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *p, size_t n,
+                         int retrans);
+/* Read and handle what is queued on socket `which` (up to max datagrams)
+ * while `me` still serves it; returns how many were read. */
+int dsm__udp_recv_queued(int which, const struct dsm__tp_waiter *me, int max);
+/* Sleep in a blocking receive on socket `which` (served by `me`) until a
+ * datagram comes, then handle what is queued; or until `until` (a little
+ * earlier or later: the socket's timeout changes only when it is far off).
+ * mu is held on entry and return, released while asleep. This saves the
+ * poll() before each receive, a system call on the way of every reply; a
+ * thread wakes the sleeper with an empty datagram (dsm__udp_poke_socket),
+ * sent to the socket from the service socket. Reads up to max (at least a
+ * batch); returns the count read. */
+int dsm__udp_recv_block(int which, struct dsm__tp_waiter *me, uint64_t until, int max);
+void dsm__udp_poke_socket(int which);
+
+/* ---- transport_udp_boot.c: bootstrap and shutdown ------------------------------------- */
+
+/* The state every other part needs, allocated for a job of size ranks
+ * (also used by the datagram fuzzer, which runs no socket). */
+void dsm__udp_state_init(unsigned rank, unsigned size);
+
+/* ---- transport_udp.c: who serves what ---------------------------------------------------- */
+
+/* Whoever serves socket `which` sleeps until a deadline at most; wake it if
+ * a sooner one (or new work: 0) came up. */
+void dsm__udp_wake_role(int which, uint64_t deadline);
+/* Bootstrap or shutdown progressed: wake whoever waits on ctl_cv. */
+void dsm__udp_ctl_changed(void);
+/* Wait on ctl_cv (mu held), optionally until an absolute CLOCK_REALTIME time. */
+void dsm__udp_ctl_wait(const struct timespec *until);
+void dsm__udp_service_start(void);
+void dsm__udp_service_stop(void);
+void dsm__udp_event_wait(dsm__tp_event_t *e);
+void dsm__udp_event_fire(dsm__tp_event_t *e);
+
+/* ---- the state ---------------------------------------------------------------------------- */
+
+struct peer {
+  struct sockaddr_in addr;       /* its service socket */
+  struct sockaddr_in raddr;      /* its reply socket */
+  int known, rknown;
+  uint32_t fsz;                  /* fragment payload size toward this peer */
+  struct rtt est;
+  uint64_t rto;
+  uint64_t last_heard;           /* any valid datagram from this peer */
+};
+
+struct dsm__udp {
+  struct dsm__tp_core core;      /* mu, handlers, calls, reply cache, requests to self */
+  pthread_cond_t ctl_cv;         /* bootstrap and shutdown progress */
+  int ctl_waiting;               /* threads waiting on it */
+  unsigned self, nprocs;
+  int sock[2];                   /* SVC, REPLY */
+  int lifeline;
+  uint8_t key[16];
+  double loss;                   /* DSM_LOSS */
+  uint64_t rnd_state;
+  uint64_t timeout_ns;           /* DSM_TIMEOUT */
+  uint64_t rto_min;              /* DSM_RTO_MIN_MS */
+  struct peer *peers;
+  uint32_t window_bytes;
+  uint32_t frag_force;           /* DSM_FRAG test knob: fragment size for every peer */
+  /* Who serves each socket: the service thread, or a thread waiting for an
+   * event (SVC); a thread waiting for replies (REPLY). */
+  struct dsm__tp_role role[2];
+  /* The SVC list's next deadline as a timerfd its server polls, armed by
+   * whoever sets a sooner timer: a reply or one-way sent by another thread
+   * needs no wake-up of the server, which wakes for the ACK anyway and only
+   * at the deadline if the ACK was lost. */
+  int tfd;
+  uint64_t tfd_armed;            /* ns, CLOCK_MONOTONIC; UINT64_MAX: not armed */
+  int shutting_down;             /* 1: in the collective EXIT, 2: done */
+  uint64_t last_recv;            /* any valid datagram */
+};
+
+extern struct dsm__udp dsm__udp;
+/* Short for the one instance, in the backend's own files. */
+#define U dsm__udp
+
+#endif

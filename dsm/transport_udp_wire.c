@@ -1,0 +1,74 @@
+/*
+ * transport_udp_wire.c — the UDP datagram: header encoding, the MAC, and
+ * the checks a received datagram must pass before anything else looks at
+ * it (transport_udp.h has the layout, docs/protocol.md the meaning).
+ *
+ * What this file does not check: that the datagram comes from the address
+ * the table gives for its src (transport_udp_rpc.c, which also learns
+ * addresses from HELLO), and anything about the message it belongs to.
+ */
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "mac.h"
+#include "transport_udp.h"
+
+void dsm__udp_hdr_put(uint8_t *b, const struct hdr *h)
+{
+  put32(b, h->magic); b[4] = h->kind; b[5] = h->type; b[6] = h->flags; b[7] = h->hops;
+  put32(b + 8, h->src); put32(b + 12, h->dst); put32(b + 16, h->origin); put32(b + 20, h->fsz);
+  put64(b + 24, h->rid); put64(b + 32, h->low); put32(b + 40, h->total); put32(b + 44, h->off);
+}
+
+void dsm__udp_hdr_get(const uint8_t *b, struct hdr *h)
+{
+  h->magic = get32(b); h->kind = b[4]; h->type = b[5]; h->flags = b[6]; h->hops = b[7];
+  h->src = get32(b + 8); h->dst = get32(b + 12); h->origin = get32(b + 16); h->fsz = get32(b + 20);
+  h->rid = get64(b + 24); h->low = get64(b + 32); h->total = get32(b + 40); h->off = get32(b + 44);
+}
+
+struct hdr dsm__udp_hdr_make(unsigned kind, unsigned type, unsigned flags, unsigned dst,
+                             unsigned origin, uint64_t rid)
+{
+  struct hdr h = { .magic = MAGIC, .kind = (uint8_t)kind, .type = (uint8_t)type,
+                   .flags = (uint8_t)flags, .src = U.self, .dst = dst, .origin = origin,
+                   .rid = rid };
+  return h;
+}
+
+uint64_t dsm__udp_mac(const uint8_t *hb, const void *p, size_t n)
+{
+  dsm__sip_t s;
+  dsm__sip_init(&s, U.key);
+  dsm__sip_update(&s, hb, HDR_LEN);
+  dsm__sip_update(&s, p, n);
+  return dsm__sip_final(&s);
+}
+
+const char *dsm__udp_check(const uint8_t *b, size_t len, struct hdr *h)
+{
+  if (len < HDR_LEN + MAC_LEN)
+    return "too short";
+  dsm__udp_hdr_get(b, h);
+  if (h->magic != MAGIC)
+    return "bad magic";
+  if (dsm__siphash(U.key, b, len - MAC_LEN) != get64(b + len - MAC_LEN))
+    return "MAC check failed (another job, or corrupt)";
+  if (h->kind == 0 || h->kind >= K_END || h->type == DSM__MSG_NONE || h->type >= DSM__MSG_COUNT ||
+      h->src >= U.nprocs || h->src == U.self || h->dst != U.self || h->origin >= U.nprocs)
+    return "bad header field";
+  return NULL;
+}
+
+const char *dsm__udp_check_geometry(const struct hdr *h, size_t n)
+{
+  if (h->kind == K_REQ || h->kind == K_REP) {
+    if (h->fsz < FSZ_MIN || h->fsz > FSZ_MAX || h->total > DSM__TP_MAX_MSG || h->off % h->fsz ||
+        (h->total ? h->off >= h->total : h->off != 0) ||
+        n != (h->total - h->off < h->fsz ? h->total - h->off : h->fsz))
+      return "bad fragment geometry";
+  }
+  if ((h->kind == K_REP || h->kind == K_PENDING) && h->origin != U.self)
+    return "reply for another rank";
+  return NULL;
+}
