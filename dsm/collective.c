@@ -27,10 +27,20 @@
  * last departure may still lack the newest ones, and a sender omits what it
  * discarded.
  *
- * Wire: arrival part: first:u32 last:u32 (own intervals of the epoch).
- * Departure part: flags:u32 (1: whole job, 2: every record delivered), with
- * flag 2 the manager's known vector (what everyone holds after it), then
- * nruns:u32 and runs of first:u32 count:u32 writer:u32.
+ * Pushes (home.c) made at the release that arrives race the departure: the
+ * push goes straight from home to reader, the departure through the
+ * manager, and it often wins; an acquire that ran before the push came
+ * would fetch the page it brings. So each arrival says how many PUSH
+ * messages the process has sent to each reader, the departure relays it,
+ * and the reader waits for those before it acquires (dsm__push_wait).
+ *
+ * Wire: arrival part: first:u32 last:u32 (own intervals of the epoch), then
+ * npush:u32 and pairs reader:u32 sent:u32 (counts that changed).
+ * Departure part: npush:u32 and triples home:u32 reader:u32 sent:u32 (read
+ * by dsm__coll_depart_pushes), then flags:u32 (1: whole job, 2: every
+ * record delivered), with flag 2 the manager's known vector (what everyone
+ * holds after it), then nruns:u32 and runs of first:u32 count:u32
+ * writer:u32.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +107,14 @@ static void map_put(uint32_t pg, uint32_t writer)
   }
 }
 
+/* Manager: push counts named by this collective's arrivals. */
+struct told { uint32_t home, reader, sent; };
+static struct told *told;
+static size_t ntold, told_cap;
+
 static void map_clear(void)
 {
+  ntold = 0;
   if (wused)
     memset(wval, 0, wcap * sizeof *wval);
   wused = 0;
@@ -108,6 +124,7 @@ void dsm__coll_arrive_encode(dsm__buf_t *b)
 {
   dsm__buf_u32(b, epoch_first);
   dsm__buf_u32(b, dsm__vt[dsm__rank]);
+  dsm__push_told_encode(b);
 }
 
 void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
@@ -124,6 +141,22 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
     for (uint32_t k = 0; k < iv->npages; k++)
       map_put(iv->pages[k], rank);
   }
+  uint32_t npush = dsm__rd_u32(&r);
+  if (r.bad || npush > dsm__nprocs)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+  for (uint32_t i = 0; i < npush; i++) {
+    uint32_t reader = dsm__rd_u32(&r), sent = dsm__rd_u32(&r);
+    if (r.bad || reader >= dsm__nprocs)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+    if (ntold == told_cap) {
+      told_cap = told_cap ? 2 * told_cap : 64;
+      told = realloc(told, told_cap * sizeof *told);
+      if (!told) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    }
+    told[ntold++] = (struct told){ rank, reader, sent };
+  }
+  if (r.off != r.len)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
 }
 
 struct run { uint32_t first, count, writer; };
@@ -136,6 +169,12 @@ static int by_first(const void *a, const void *b)
 
 void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
 {
+  dsm__buf_u32(b, (uint32_t)ntold);
+  for (size_t i = 0; i < ntold; i++) {
+    dsm__buf_u32(b, told[i].home);
+    dsm__buf_u32(b, told[i].reader);
+    dsm__buf_u32(b, told[i].sent);
+  }
   dsm__buf_u32(b, (full ? 1u : 0u) | (all_records ? 2u : 0u));
   if (all_records)
     dsm__vt_encode(b, dsm__known);
@@ -165,6 +204,21 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
   }
   free(runs);
   map_clear();
+}
+
+int dsm__coll_depart_pushes(dsm__rd_t *r)
+{
+  uint32_t n = dsm__rd_u32(r);
+  if (r->bad || n > (uint32_t)dsm__nprocs * dsm__nprocs)
+    return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t home = dsm__rd_u32(r), reader = dsm__rd_u32(r), sent = dsm__rd_u32(r);
+    if (r->bad || home >= dsm__nprocs || reader >= dsm__nprocs)
+      return -1;
+    if (reader == dsm__rank)
+      dsm__push_expect(home, sent);
+  }
+  return 0;
 }
 
 int dsm__coll_depart_apply(dsm__rd_t *r)

@@ -42,6 +42,7 @@ static void write_fault(uint32_t pg)
   dsm__page_t *p = dsm__page(pg);
   if (p->prot == DSM__PROT_READ) {
     DSM__STAT_INC(write_faults);
+    DSM__DEBUG("write fault on page %u (home %u, excl %d)", pg, p->home, p->excl);
     DSM__ASSERT(!p->twin);
     p->twin = dsm__twin_alloc();
     memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);

@@ -42,6 +42,12 @@ struct pushed {
 static struct pushed *push_tab[PUSH_BUCKETS];
 static size_t npushed;
 
+/* [home]: PUSH messages received, and how many a synchronisation said were
+ * sent (dsm__push_expect). Each message is delivered once, in any order. */
+static uint32_t *push_got, *push_want;
+static int push_waiting;
+static dsm__tp_event_t push_ev = DSM__TP_EVENT_INIT;
+
 static void *xcalloc(size_t n, size_t size)
 {
   void *p = calloc(n ? n : 1, size ? size : 1);
@@ -98,6 +104,48 @@ static void on_push(const dsm__msg_t *m)
     x->seq = seq;
     memcpy(x->pv, body + 4, dsm__nprocs * 4);
     memcpy(x->data, body + 4 + dsm__nprocs * 4, DSM__PAGE);
+  }
+  push_got[h]++;
+  if (push_waiting && push_got[h] >= push_want[h])
+    dsm__tp_event_fire(&push_ev);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm__push_expect(unsigned src, uint32_t seq)
+{
+  if (src < dsm__nprocs && seq > push_want[src])
+    push_want[src] = seq;
+}
+
+static int push_missing(void)
+{
+  for (unsigned q = 0; q < dsm__nprocs; q++)
+    if (push_got[q] < push_want[q])
+      return 1;
+  return 0;
+}
+
+void dsm__push_wait(void)
+{
+  /* DSM_PUSH_WAIT=0: acquire without waiting (tests use it to make pushes
+   * race the faults they would have prevented). */
+  static int on = -1;
+  if (on < 0)
+    on = (int)dsm__env_long("DSM_PUSH_WAIT", 1, 0, 1);
+  if (!on)
+    return;
+  pthread_mutex_lock(&dsm__mu);
+  if (push_missing()) {
+    uint64_t t0 = dsm__now_ns();
+    DSM__STAT_INC(push_waits);
+    push_waiting = 1;
+    while (push_missing()) {
+      pthread_mutex_unlock(&dsm__mu);
+      dsm__tp_event_wait(&push_ev);
+      pthread_mutex_lock(&dsm__mu);
+    }
+    push_waiting = 0;
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   }
   pthread_mutex_unlock(&dsm__mu);
 }
@@ -345,5 +393,7 @@ void dsm__fetch_page(uint32_t pg)
 
 void dsm__fetch_init(void)
 {
+  push_got = xcalloc(dsm__nprocs, sizeof *push_got);
+  push_want = xcalloc(dsm__nprocs, sizeof *push_want);
   dsm__tp_handle(DSM__MSG_PUSH, on_push);
 }

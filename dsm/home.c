@@ -69,6 +69,7 @@ static uint32_t *diff_seq;       /* [home]: DIFF messages sent so far */
 static uint32_t **push_pages;    /* [reader]: pages to push */
 static size_t *push_n, *push_cap;
 static uint32_t *push_seq;       /* [reader]: PUSH messages sent so far */
+static uint32_t *push_told;      /* [reader]: push_seq as last told to a collective */
 
 /* Home side. */
 static uint32_t *diff_applied;   /* [writer]: DIFF messages applied so far */
@@ -460,6 +461,25 @@ void dsm__home_flush_release(void)
   }
 }
 
+uint32_t dsm__push_sent_to(unsigned r)
+{
+  return push_seq[r];
+}
+
+void dsm__push_told_encode(dsm__buf_t *b)
+{
+  uint32_t n = 0;
+  for (unsigned r = 0; r < dsm__nprocs; r++)
+    n += push_seq[r] != push_told[r];
+  dsm__buf_u32(b, n);
+  for (unsigned r = 0; r < dsm__nprocs; r++)
+    if (push_seq[r] != push_told[r]) {
+      dsm__buf_u32(b, r);
+      dsm__buf_u32(b, push_seq[r]);
+      push_told[r] = push_seq[r];
+    }
+}
+
 /* UNSUB: count, pages. */
 static void on_unsub(const dsm__msg_t *m)
 {
@@ -560,6 +580,7 @@ void dsm__home_init(void)
   push_n = xcalloc(n, sizeof *push_n);
   push_cap = xcalloc(n, sizeof *push_cap);
   push_seq = xcalloc(n, sizeof *push_seq);
+  push_told = xcalloc(n, sizeof *push_told);
   diff_applied = xcalloc(n, sizeof *diff_applied);
   held_diffs = xcalloc(n, sizeof *held_diffs);
   dsm__tp_handle(DSM__MSG_PAGE, on_page);

@@ -110,6 +110,15 @@ void dsm__fetch_page(uint32_t pg);
 /* At an acquire: install pushed copies that satisfy the needs of pages that
  * just went out of date. */
 void dsm__push_install(void);
+/* A synchronisation told us that src has sent us seq PUSH messages by now:
+ * an acquire that follows waits for them (dsm__push_wait), rather than
+ * fetching pages those pushes bring. Pushes and the departure that names
+ * them travel apart (src -> us, src -> manager -> us), so the departure
+ * often wins. With dsm__mu held. */
+void dsm__push_expect(unsigned src, uint32_t seq);
+/* Wait until every PUSH named by dsm__push_expect has arrived. Without
+ * dsm__mu; serves the network meanwhile (dsm__tp_event_wait). */
+void dsm__push_wait(void);
 
 /* ---- home.c: the master copies --------------------------------------------------------- */
 
@@ -118,6 +127,11 @@ void dsm__home_init(void);
 void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
 /* Send what the release queued: diffs to other homes, pushes to readers. */
 void dsm__home_flush_release(void);
+/* PUSH messages sent to r so far. */
+uint32_t dsm__push_sent_to(unsigned r);
+/* For a collective arrival: count, then (reader, dsm__push_sent_to(reader))
+ * for each reader whose count changed since the last call. */
+void dsm__push_told_encode(dsm__buf_t *b);
 /* Queue this process's diff of a page homed elsewhere (release); base is
  * the version of the copy the twin was taken from (NULL: zeros). */
 void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *base,
@@ -146,8 +160,12 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len);
  * every departure). `full`: the whole job took part; `all_records`: the
  * departures also deliver every record (a barrier; a join does not). */
 void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records);
-/* Departure side: apply it, after the departure's records were acquired.
- * Returns -1 when the encoding is malformed. */
+/* Departure side, first: note the pushes it names (dsm__push_expect); the
+ * caller then waits for them (dsm__push_wait, without dsm__mu) before the
+ * acquire. Returns -1 when the encoding is malformed. */
+int  dsm__coll_depart_pushes(dsm__rd_t *r);
+/* Then the rest, after the departure's records were acquired. Returns -1
+ * when the encoding is malformed. */
 int  dsm__coll_depart_apply(dsm__rd_t *r);
 /* Test knob DSM_TEST_LAG: called without dsm__mu just before a departure is
  * applied; sleeps on the rank it names. */

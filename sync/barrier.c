@@ -204,6 +204,11 @@ static void barrier_impl(void *arg)
   pthread_mutex_lock(&dsm__mu);
   if (dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
+  if (dsm__coll_depart_pushes(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__push_wait();
+  pthread_mutex_lock(&dsm__mu);
   dsm__acquire();
   if (dsm__coll_depart_apply(&r) < 0 || r.off != r.len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");

@@ -101,6 +101,7 @@ static void fork_impl(void *p)
     dsm__buf_u64(&bufs[s], c->size);
     dsm__buf_put(&bufs[s], c->arg, c->size);
     if (!c->exiting) {
+      dsm__buf_u32(&bufs[s], dsm__push_sent_to(s));
       dsm__intervals_encode(&bufs[s], peer_known[s]);
       memcpy(peer_known[s], dsm__known, dsm__nprocs * sizeof(uint32_t));
     }
@@ -192,8 +193,13 @@ static void join_impl(void *unused)
   for (unsigned i = 0; i < joins; i++)
     dsm__tp_reply(join_h[i], coll.p, coll.len);
   joins = 0;
-  dsm__acquire();
   dsm__rd_t r = dsm__rd(coll.p, coll.len);
+  if (dsm__coll_depart_pushes(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__push_wait();
+  pthread_mutex_lock(&dsm__mu);
+  dsm__acquire();
   if (dsm__coll_depart_apply(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
   pthread_mutex_unlock(&dsm__mu);
@@ -251,8 +257,15 @@ int dsm_serve_forks(void)
       free(msg);
       return (int)status;
     }
+    uint32_t pushed = dsm__rd_u32(&r);
     if (dsm__intervals_decode(&r) < 0 || team > dsm__nprocs)
       dsm__fatal(DSM__EXIT_FATAL, "malformed FORK from the master");
+    /* The master's pushes of this release, and the pushes the last join
+     * named, come before the acquire. */
+    dsm__push_expect(0, pushed);
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__push_wait();
+    pthread_mutex_lock(&dsm__mu);
     dsm__acquire();
     pthread_mutex_unlock(&dsm__mu);
     dsm__distribute_apply();
@@ -283,7 +296,7 @@ int dsm_serve_forks(void)
     dsm__coll_lag();
     pthread_mutex_lock(&dsm__mu);
     dsm__rd_t dr = dsm__rd(dep, dep_len);
-    if (dsm__coll_depart_apply(&dr) < 0 || dr.off != dr.len)
+    if (dsm__coll_depart_pushes(&dr) < 0 || dsm__coll_depart_apply(&dr) < 0 || dr.off != dr.len)
       dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
     pthread_mutex_unlock(&dsm__mu);
     free(dep);

@@ -3,9 +3,11 @@
  *
  * Rank 0 is the home of a few pages and rewrites them every epoch; every
  * other process reads them every epoch, so it is subscribed and rank 0
- * pushes the new copies with each release. Run with DSM_LOSS (the test's
- * meson entry sets it): a lost PUSH is resent later, so a reader sometimes
- * faults before the push is there and fetches the page itself, and the
+ * pushes the new copies with each release. Run with DSM_LOSS and
+ * DSM_PUSH_WAIT=0 (the test's meson entry sets them): a lost PUSH is resent
+ * later, and the reader does not wait for the pushes the barrier names
+ * (push_order does), so it sometimes faults before the push is there and
+ * fetches the page itself, and the
  * late push then arrives holding an older copy than the reader has, or one
  * that is older than what the next epoch needs. Neither may be installed.
  * Every epoch every reader checks every word, and, to show that pushes
