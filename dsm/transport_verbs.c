@@ -61,7 +61,15 @@ static int serve_cq(struct dsm__tp_waiter *me)
 }
 
 /* Arm the CQ and sleep until a completion event or a wake-up (unless a
- * completion slipped in before the arming took effect). */
+ * completion slipped in before the arming took effect).
+ *
+ * Two threads can be in here at once for a moment: the service thread,
+ * told to park, has not left its poll yet when a thread that waits for an
+ * event takes the role, arms the CQ and polls the same channel. A
+ * completion then makes one event, and if the service thread reads it, the
+ * new owner sleeps on with the completion queued and the CQ disarmed (the
+ * job hung at its first barrier over verbs). So whoever reads an event
+ * without owning the role wakes the owner, which drains the queue. */
 static void sleep_on_cq(struct dsm__tp_waiter *me)
 {
   if (ibv_req_notify_cq(V.cq, 0))
@@ -75,6 +83,8 @@ static void sleep_on_cq(struct dsm__tp_waiter *me)
     void *ev_ctx;
     if (!IBV.get_cq_event(V.chan, &ev_cq, &ev_ctx))
       IBV.ack_cq_events(ev_cq, 1);
+    if (V.role.owner && V.role.owner != me)
+      dsm__tp_wake(V.role.owner);
   }
 }
 
