@@ -329,9 +329,8 @@ int dsm__intervals_decode(dsm__rd_t *r)
       continue;                 /* already held */
     if (idx != dsm__known[proc] + 1)
       return -1;                /* a gap: the sender broke the protocol */
-    for (uint32_t j = 0; j < npages; j++)
-      if (pages[j] >= dsm__npages)
-        return -1;
+    /* The record sits at any offset of the message: copy it out before
+     * reading its words (vt and pages may be misaligned). */
     dsm__interval_t *iv = xalloc(sizeof *iv);
     iv->proc = proc;
     iv->idx = idx;
@@ -340,6 +339,13 @@ int dsm__intervals_decode(dsm__rd_t *r)
     iv->pages = xalloc(npages * sizeof(uint32_t));
     memcpy(iv->vt, vt, dsm__nprocs * sizeof(uint32_t));
     memcpy(iv->pages, pages, npages * sizeof(uint32_t));
+    for (uint32_t j = 0; j < npages; j++)
+      if (iv->pages[j] >= dsm__npages) {
+        free(iv->pages);
+        free(iv->vt);
+        free(iv);
+        return -1;
+      }
     store_put(iv);
   }
   return r->bad ? -1 : 0;
