@@ -65,7 +65,10 @@ static void on_free_msg(const dsm__msg_t *m)
       remote_cap = remote_cap ? remote_cap * 2 : 64;
       remote_frees = xrealloc(remote_frees, remote_cap * sizeof *remote_frees);
     }
-    remote_frees[nremote++] = (uintptr_t)a;
+    remote_frees[nremote] = (uintptr_t)a;
+    /* drain_remote peeks at nremote without the lock (TSan: a plain store
+     * here raced with that atomic load in malloc_all, 1 run in 5). */
+    __atomic_store_n(&nremote, nremote + 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&dsm__mu);
   }
   dsm__tp_reply(dsm__reqh(m), NULL, 0);
