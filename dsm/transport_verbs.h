@@ -174,6 +174,12 @@ struct dsm__verbs {
   /* Who serves the completion queue (and requests to self): the service
    * thread, or a thread waiting for an event. */
   struct dsm__tp_role role;
+  /* Completions polled and not yet begun, oldest first. Shared, not local
+   * to the poller: a handler runs without mu, and a new owner of the queue
+   * must not start a later completion (the next chunk of a message, say)
+   * before the ones its predecessor already took. */
+  struct ibv_wc taken[32];
+  unsigned taken_next, taken_n;
   int exiting;                  /* in the collective EXIT: peers may tear down */
   unsigned nrecv;               /* receive buffers per peer (DSM_VERBS_CREDITS) */
   unsigned nsend;               /* send buffers per peer */

@@ -195,19 +195,29 @@ static void on_wc(const struct ibv_wc *wc)
 
 int dsm__verbs_drain_cq(const struct dsm__tp_waiter *me)
 {
-  struct ibv_wc wc[32];
-  int total = 0;
-  /* A handler runs without mu: the queue may change hands meanwhile; the
-   * old server finishes the completions it already took. */
-  while (V.role.owner == me) {
-    int n = ibv_poll_cq(V.cq, 32, wc);
-    if (n < 0)
-      dsm__fatal(DSM__EXIT_FATAL, "ibv_poll_cq failed");
-    for (int k = 0; k < n; k++)
-      on_wc(&wc[k]);
-    total += n;
-    if (n < 32)
-      break;
+  int total = 0, more = 1;
+  /* A handler runs without mu, and the queue may change hands meanwhile.
+   * Completions are begun in the order the CQ gave them, whoever begins
+   * them: every server takes the next one from the shared `taken` list, and
+   * only the owner refills it. A server that lost the role still helps
+   * empty the list, so nothing taken waits for an owner that sleeps. */
+  for (;;) {
+    if (V.taken_next == V.taken_n) {
+      if (!more || V.role.owner != me)
+        break;
+      int n = ibv_poll_cq(V.cq, (int)(sizeof V.taken / sizeof V.taken[0]), V.taken);
+      if (n < 0)
+        dsm__fatal(DSM__EXIT_FATAL, "ibv_poll_cq failed");
+      V.taken_next = 0;
+      V.taken_n = (unsigned)n;
+      /* A short batch emptied the CQ: return to the requests to self. */
+      more = n == (int)(sizeof V.taken / sizeof V.taken[0]);
+      if (!n)
+        break;
+    }
+    struct ibv_wc wc = V.taken[V.taken_next++];
+    on_wc(&wc);
+    total++;
   }
   return total;
 }
