@@ -1,5 +1,5 @@
 /*
- * A long run: 10,000 barriers, each after writes to shared pages, so
+ * A long run: BARRIERS (environment, default 10,000) barriers, each after writes to shared pages, so
  * intervals, records, notices, twins and diffs keep coming. Garbage
  * collection must keep the consistency data of every process under a fixed
  * bound (BOUND_KB), checked through the statistics. The data must stay right
@@ -8,7 +8,6 @@
 #include "check.h"
 
 #define PAGES 64
-#define BARRIERS 10000
 
 int main(int argc, char **argv)
 {
@@ -21,7 +20,9 @@ int main(int argc, char **argv)
   }
   dsm_barrier(0);
   const size_t per_page = 4096 / sizeof(long);
-  for (long b = 1; b <= BARRIERS; b++) {
+  long barriers = atol(getenv("BARRIERS") ? getenv("BARRIERS") : "10000");
+  CHECK(barriers >= 1000);
+  for (long b = 1; b <= barriers; b++) {
     /* Each process writes one word in a rotating set of pages. */
     size_t pg = (size_t)(b * 7 + me) % PAGES;
     a[pg * per_page + me] = b;

@@ -1,6 +1,6 @@
 /*
- * Cold fetch of a large array: the master fills SIZE_MB (default 256) MiB it
- * allocated; every other process then reads all of it, page by page, and
+ * Cold fetch of a large array: the master fills SIZE_MB (argument or
+ * environment, default 256) MiB it allocated; every other process then reads all of it, page by page, and
  * checks every word. Each page arrives whole from its home.
  */
 #include <stdint.h>
@@ -9,7 +9,9 @@
 int main(int argc, char **argv)
 {
   dsm_startup(argc, argv);
-  size_t mb = argc > 1 ? (size_t)atol(argv[1]) : 256;
+  const char *env = getenv("SIZE_MB");
+  size_t mb = argc > 1 ? (size_t)atol(argv[1]) : env ? (size_t)atol(env) : 256;
+  CHECK(mb > 0);
   size_t words = mb * 1024 * 1024 / sizeof(uint64_t);
   static uint64_t *a;
   if (dsm_proc_id() == 0) {
