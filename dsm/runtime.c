@@ -120,6 +120,7 @@ void dsm__runtime_init(void)
     dsm__rank = 0;
     dsm__nprocs = 1;
   }
+  dsm__bind_cpu();
 
   size_t psz = 1 << 20;
   void *ps = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);

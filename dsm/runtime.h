@@ -17,6 +17,9 @@ void dsm__runtime_start(void);
 /* Collective shutdown of this layer: statistics, the transport, the region. */
 void dsm__runtime_exit(void);
 void dsm__stats_init(void);
+/* Pin this rank to one CPU when dsmrun says it may (dsm/bind.c); before
+ * any thread is created, so that they all inherit the mask. */
+void dsm__bind_cpu(void);
 
 /* Run fn(arg) on the library's private stack when called from shared memory
  * (the master's stack under dsm_main); directly otherwise. Every entry point

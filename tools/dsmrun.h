@@ -63,6 +63,7 @@ typedef struct dsmrun_opts {
   double max_time;    /* wall-clock limit, seconds; 0 = none */
   int tag_output;
   int verbose;
+  const char *bind_to; /* --bind-to: "core" or "none"; NULL = libdsm's default (core) */
   char **prog;        /* prog and its arguments, NULL-terminated */
 } dsmrun_opts_t;
 
@@ -188,8 +189,13 @@ int  dsmrun_failed(int wstatus);
 /* ---- dsmrun_env.c ---------------------------------------------------------- */
 
 /* The DSM_* assignments of one rank; DSM_LIFELINE only when lifeline >= 0. */
-dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const char *master,
-                               const char *key, int lifeline);
+/* Where a rank runs: which host, and its place among that host's ranks
+ * (libdsm binds it to a CPU from these, dsm/bind.c). */
+typedef struct dsmrun_place {
+  unsigned host, local_rank, local_size;
+} dsmrun_place_t;
+dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmrun_place_t *pl,
+                               const char *master, const char *key, int lifeline);
 /* dsmrun's environment without stale job variables: for ranks started here
  * and for launchers that exec their arguments. */
 dsmrun_strv_t dsmrun_env_local(int stats_set);

@@ -32,7 +32,7 @@ static int is_job_var(const char *e, int stats_set)
 {
   static const char *const ours[] = {
     "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
-    "DSM_TRANSPORT=", "DSM_LIFELINE=",
+    "DSM_TRANSPORT=", "DSM_LIFELINE=", "DSM_LOCAL_RANK=", "DSM_LOCAL_SIZE=", "DSM_HOST_INDEX=", "DSM_CPU_BIND=",
   };
   for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
     if (strncmp(e, ours[i], strlen(ours[i])) == 0)
@@ -40,8 +40,8 @@ static int is_job_var(const char *e, int stats_set)
   return stats_set && strncmp(e, "DSM_STATS=", 10) == 0;
 }
 
-dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const char *master,
-                               const char *key, int lifeline)
+dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmrun_place_t *pl,
+                               const char *master, const char *key, int lifeline)
 {
   dsmrun_strv_t v = { 0 };
   dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_RANK=%u", rank));
@@ -50,6 +50,11 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const char 
   dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_KEY=%s", key));
   dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_TIMEOUT=%ld", j->o.timeout));
   dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_TRANSPORT=%s", j->o.transport));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_LOCAL_RANK=%u", pl->local_rank));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_LOCAL_SIZE=%u", pl->local_size));
+  dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_HOST_INDEX=%u", pl->host));
+  if (j->o.bind_to)
+    dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_CPU_BIND=%s", j->o.bind_to));
   if (j->o.stats)
     dsmrun_strv_push(&v, dsmrun_xstrdup("DSM_STATS=1"));
   if (lifeline >= 0)

@@ -33,6 +33,9 @@ static const char usage_text[] =
   "                        (DSM_TIMEOUT, default 30)\n"
   "      --max-time S      stop the whole job after S seconds of wall-clock time\n"
   "      --tag-output      prefix every output line with [rank]\n"
+  "      --bind-to B       core (default): pin each rank to a CPU of its host when\n"
+  "                        the host has a CPU for each of its ranks; none: do not\n"
+  "                        (DSM_CPU_BIND)\n"
   "  -v, --verbose         print how each rank is started\n"
   "  -h, --help            print this help and exit\n"
   "  -V, --version         print the version and exit\n"
@@ -64,7 +67,7 @@ static long parse_long_opt(const char *opt, const char *s, long min, long max)
 void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
 {
   enum { OPT_HOST = 256, OPT_HOSTFILE, OPT_LAUNCHER, OPT_TRANSPORT, OPT_STATS,
-         OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT };
+         OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT, OPT_BIND_TO };
   static const struct option longopts[] = {
     { "np",         required_argument, NULL, 'n' },
     { "host",       required_argument, NULL, OPT_HOST },
@@ -75,6 +78,7 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
     { "timeout",    required_argument, NULL, OPT_TIMEOUT },
     { "max-time",   required_argument, NULL, OPT_MAX_TIME },
     { "tag-output", no_argument,       NULL, OPT_TAG_OUTPUT },
+    { "bind-to",    required_argument, NULL, OPT_BIND_TO },
     { "verbose",    no_argument,       NULL, 'v' },
     { "help",       no_argument,       NULL, 'h' },
     { "version",    no_argument,       NULL, 'V' },
@@ -115,6 +119,11 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
       break;
     }
     case OPT_TAG_OUTPUT: o->tag_output = 1; break;
+    case OPT_BIND_TO:
+      if (strcmp(optarg, "core") != 0 && strcmp(optarg, "none") != 0)
+        dsmrun_usage_error("--bind-to must be core or none, got '%s'", optarg);
+      o->bind_to = optarg;
+      break;
     case 'v': o->verbose = 1; break;
     case 'h':
       usage(stdout);
@@ -139,6 +148,14 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
     dsmrun_usage_error("missing the program to run (see dsmrun --help)");
   if (o->host_list && o->hostfile)
     dsmrun_usage_error("give either --host or --hostfile, not both");
+  /* Without --bind-to, DSM_CPU_BIND from the environment is the setting
+   * (checked here, where a bad value is a usage error, not a job failure). */
+  const char *envbind = getenv("DSM_CPU_BIND");
+  if (!o->bind_to && envbind && *envbind) {
+    if (strcmp(envbind, "core") != 0 && strcmp(envbind, "none") != 0)
+      dsmrun_usage_error("DSM_CPU_BIND must be core or none, got '%s'", envbind);
+    o->bind_to = envbind;
+  }
   if (o->launcher && !strstr(o->launcher, "{host}"))
     dsmrun_usage_error("--launcher needs {host} where the host name goes, got '%s'",
                        o->launcher);

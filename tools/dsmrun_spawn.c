@@ -221,7 +221,13 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
       s.life_r = lifep[0];
       lifeline_var = LIFELINE_FD;
     }
-    dsmrun_strv_t vars = dsmrun_rank_vars(j, i, master, key, lifeline_var);
+    dsmrun_place_t pl = { hl ? placement[i] : 0, 0, 0 };
+    for (unsigned k = 0; k < j->n; k++)
+      if (!hl || placement[k] == placement[i]) {
+        pl.local_rank += k < i;
+        pl.local_size++;
+      }
+    dsmrun_strv_t vars = dsmrun_rank_vars(j, i, &pl, master, key, lifeline_var);
     dsmrun_strv_t envp = { 0 };
     dsmrun_strv_t argv = rank_argv(&c, j, kind, h ? h->name : NULL, &vars, &envp);
 
