@@ -167,7 +167,7 @@ void dsm__carry_apply(dsm__carry_t *c)
   for (size_t i = 0; i < c->n; i++) {
     entry_t *e = &c->e[i];
     dsm__page_t *p = dsm__page(e->page);
-    if (p->home == dsm__rank || p->valid || p->pushed || p->dirty || !p->pv ||
+    if (p->home == dsm__rank || p->valid || p->pushed || p->dirty || !p->pv || p->carry_off ||
         p->pv[e->writer] >= e->idx)
       continue;
     int holds_base = 1;
@@ -189,6 +189,7 @@ void dsm__carry_apply(dsm__carry_t *c)
     if (!p->valid && dsm__need_met(p, p->pv)) {
       dsm__need_clear(p);
       p->valid = 1;
+      dsm__coll_took(touched[i]);
       dsm__prot_queue(touched[i], DSM__PROT_READ);
     }
   }

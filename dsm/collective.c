@@ -11,8 +11,8 @@
  *     (home.c: dsm__home_take / dsm__home_give): a page with one writer per
  *     epoch lives where it is written, so the writer takes no twin, makes
  *     no diff and sends nothing for it (the stencil of issue 13: each
- *     process's rows move to it after the first sweep, and turn exclusive
- *     at the collective after the next sweep writes them);
+ *     process's rows move to it after the first sweep, exclusive at once
+ *     when nobody else took a copy in the epoch);
  *   - if the writer is the home (us), lets the page become exclusive again
  *     when nobody took a copy since our last write (dsm__home_exclusive).
  * Every process applies the same list at the same collective, so home
@@ -34,13 +34,19 @@
  * messages the process has sent to each reader, the departure relays it,
  * and the reader waits for those before it acquires (dsm__push_wait).
  *
+ * Copies taken. A page that moves to its one writer can be exclusive at
+ * once if no one else took a copy in the epoch (every older copy is out of
+ * date after the writer's notice): each arrival lists the pages its sender
+ * took a copy of, and the manager marks such runs CLEAN.
+ *
  * Wire: arrival part: first:u32 last:u32 (own intervals of the epoch), then
- * npush:u32 and pairs reader:u32 sent:u32 (counts that changed).
+ * npush:u32 and pairs reader:u32 sent:u32 (counts that changed), then
+ * ntook:u32 and runs first:u32 count:u32 (copies taken).
  * Departure part: npush:u32 and triples home:u32 reader:u32 sent:u32 (read
  * by dsm__coll_depart_pushes), then flags:u32 (1: whole job, 2: every
  * record delivered), with flag 2 the manager's known vector (what everyone
  * holds after it), then nruns:u32 and runs of first:u32 count:u32
- * writer:u32.
+ * writer:u32 (| CLEAN).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +56,16 @@
 #include "lrc.h"
 
 #define MULTI 0xffffffffu
+#define CLEAN 0x80000000u      /* in a departure run's writer word */
 
 static uint32_t epoch_first = 1;    /* our first interval of the current epoch */
 static uint32_t prev_upto[DSM__MAX_PROCS];  /* records everyone held at the last full barrier */
 
-/* Manager: page -> its one writer + 1, or MULTI. Open addressing. */
-static uint32_t *wkey, *wval;
-static size_t wcap, wused;
+/* Manager: page -> one rank + 1, or MULTI when several. Open addressing.
+ * `writers`: who wrote each page in the epoch; `takers`: who took a copy of
+ * it from elsewhere. */
+struct pmap { uint32_t *key, *val; size_t cap, used; };
+static struct pmap writers, takers;
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -70,41 +79,59 @@ static size_t slot_of(uint32_t pg, size_t cap)
   return ((uint64_t)pg * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
 }
 
-static void map_put(uint32_t pg, uint32_t writer);
-
-static void map_grow(void)
+static void map_grow(struct pmap *m)
 {
-  size_t ocap = wcap;
-  uint32_t *ok = wkey, *ov = wval;
-  wcap = wcap ? 2 * wcap : 4096;
-  wkey = xcalloc(wcap, sizeof *wkey);
-  wval = xcalloc(wcap, sizeof *wval);
-  wused = 0;
-  for (size_t i = 0; i < ocap; i++)
-    if (ov[i]) {
-      size_t s = slot_of(ok[i], wcap);
-      while (wval[s]) s = (s + 1) & (wcap - 1);
-      wkey[s] = ok[i];
-      wval[s] = ov[i];
-      wused++;
+  struct pmap o = *m;
+  m->cap = o.cap ? 2 * o.cap : 4096;
+  m->key = xcalloc(m->cap, sizeof *m->key);
+  m->val = xcalloc(m->cap, sizeof *m->val);
+  m->used = 0;
+  for (size_t i = 0; i < o.cap; i++)
+    if (o.val[i]) {
+      size_t s = slot_of(o.key[i], m->cap);
+      while (m->val[s]) s = (s + 1) & (m->cap - 1);
+      m->key[s] = o.key[i];
+      m->val[s] = o.val[i];
+      m->used++;
     }
-  free(ok);
-  free(ov);
+  free(o.key);
+  free(o.val);
 }
 
-static void map_put(uint32_t pg, uint32_t writer)
+static void map_put(struct pmap *m, uint32_t pg, uint32_t rank)
 {
-  if (2 * (wused + 1) > wcap)
-    map_grow();
-  size_t s = slot_of(pg, wcap);
-  while (wval[s] && wkey[s] != pg) s = (s + 1) & (wcap - 1);
-  if (!wval[s]) {
-    wkey[s] = pg;
-    wval[s] = writer + 1;
-    wused++;
-  } else if (wval[s] != writer + 1) {
-    wval[s] = MULTI;
+  if (2 * (m->used + 1) > m->cap)
+    map_grow(m);
+  size_t s = slot_of(pg, m->cap);
+  while (m->val[s] && m->key[s] != pg) s = (s + 1) & (m->cap - 1);
+  if (!m->val[s]) {
+    m->key[s] = pg;
+    m->val[s] = rank + 1;
+    m->used++;
+  } else if (m->val[s] != rank + 1) {
+    m->val[s] = MULTI;
   }
+}
+
+/* The rank + 1 recorded for pg, MULTI, or 0 if none. */
+static uint32_t map_get(const struct pmap *m, uint32_t pg)
+{
+  if (!m->used)
+    return 0;
+  size_t s = slot_of(pg, m->cap);
+  while (m->val[s]) {
+    if (m->key[s] == pg)
+      return m->val[s];
+    s = (s + 1) & (m->cap - 1);
+  }
+  return 0;
+}
+
+static void map_reset(struct pmap *m)
+{
+  if (m->used)
+    memset(m->val, 0, m->cap * sizeof *m->val);
+  m->used = 0;
 }
 
 /* Manager: push counts named by this collective's arrivals. */
@@ -115,9 +142,63 @@ static size_t ntold, told_cap;
 static void map_clear(void)
 {
   ntold = 0;
-  if (wused)
-    memset(wval, 0, wcap * sizeof *wval);
-  wused = 0;
+  map_reset(&writers);
+  map_reset(&takers);
+}
+
+/* ---- copies taken ---------------------------------------------------------------------- */
+
+/* Pages this process took a copy of from elsewhere (a fetch, a pushed
+ * copy, a diff carried with a lock) since the last collective of the whole
+ * job. Only such a copy can hold every write of the epoch's one writer and
+ * so stay valid after its notices; the manager lets a moving home turn
+ * exclusive at once only if no one but the writer took one. Duplicates are
+ * dropped when the list is sent. Under dsm__mu. */
+static uint32_t *took;
+static size_t ntook, took_cap;
+
+void dsm__coll_took(uint32_t pg)
+{
+  if (ntook && took[ntook - 1] == pg)
+    return;
+  if (ntook == took_cap) {
+    took_cap = took_cap ? 2 * took_cap : 256;
+    took = realloc(took, took_cap * sizeof *took);
+    if (!took) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  took[ntook++] = pg;
+}
+
+static int by_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* nruns:u32, then runs first:u32 count:u32 of the pages taken. */
+static void took_encode(dsm__buf_t *b)
+{
+  qsort(took, ntook, sizeof *took, by_u32);
+  size_t at = b->len;
+  uint32_t nruns = 0;
+  dsm__buf_u32(b, 0);
+  for (size_t i = 0; i < ntook;) {
+    size_t j = i + 1;
+    while (j < ntook && took[j] <= took[j - 1] + 1)
+      j++;
+    dsm__buf_u32(b, took[i]);
+    dsm__buf_u32(b, took[j - 1] - took[i] + 1);
+    nruns++;
+    i = j;
+  }
+  memcpy(b->p + at, &nruns, 4);
+  /* Sorted and merged: what the next arrival sends again, unless a
+   * collective of the whole job clears it first. */
+  size_t m = 0;
+  for (size_t i = 0; i < ntook; i++)
+    if (!m || took[i] != took[m - 1])
+      took[m++] = took[i];
+  ntook = m;
 }
 
 void dsm__coll_arrive_encode(dsm__buf_t *b)
@@ -125,6 +206,7 @@ void dsm__coll_arrive_encode(dsm__buf_t *b)
   dsm__buf_u32(b, epoch_first);
   dsm__buf_u32(b, dsm__vt[dsm__rank]);
   dsm__push_told_encode(b);
+  took_encode(b);
 }
 
 void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
@@ -139,7 +221,7 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
     const dsm__interval_t *iv = dsm__interval_get(rank, i);
     DSM__ASSERT(iv);
     for (uint32_t k = 0; k < iv->npages; k++)
-      map_put(iv->pages[k], rank);
+      map_put(&writers, iv->pages[k], rank);
   }
   uint32_t npush = dsm__rd_u32(&r);
   if (r.bad || npush > dsm__nprocs)
@@ -154,6 +236,16 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
       if (!told) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     }
     told[ntold++] = (struct told){ rank, reader, sent };
+  }
+  uint32_t nruns = dsm__rd_u32(&r);
+  if (r.bad || nruns > dsm__npages)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+  for (uint32_t i = 0; i < nruns; i++) {
+    uint32_t tfirst = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
+    if (r.bad || tfirst >= dsm__npages || count > dsm__npages - tfirst)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+    for (uint32_t pg = tfirst; pg < tfirst + count; pg++)
+      map_put(&takers, pg, rank);
   }
   if (r.off != r.len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
@@ -180,11 +272,16 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
     dsm__vt_encode(b, dsm__known);
   size_t n = 0;
   struct run *runs = NULL;
-  if (full && wused) {
-    runs = xcalloc(wused, sizeof *runs);
-    for (size_t i = 0; i < wcap; i++)
-      if (wval[i] && wval[i] != MULTI)
-        runs[n++] = (struct run){ wkey[i], 1, wval[i] - 1 };
+  if (full && writers.used) {
+    runs = xcalloc(writers.used, sizeof *runs);
+    for (size_t i = 0; i < writers.cap; i++) {
+      uint32_t w = writers.val[i];
+      if (!w || w == MULTI)
+        continue;
+      /* CLEAN: no one but the writer took a copy in the epoch. */
+      uint32_t t = map_get(&takers, writers.key[i]);
+      runs[n++] = (struct run){ writers.key[i], 1, (w - 1) | (t == 0 || t == w ? CLEAN : 0) };
+    }
     qsort(runs, n, sizeof *runs, by_first);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -232,6 +329,8 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
     return -1;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t first = dsm__rd_u32(r), count = dsm__rd_u32(r), writer = dsm__rd_u32(r);
+    int clean = !!(writer & CLEAN);
+    writer &= ~CLEAN;
     if (r->bad || writer >= dsm__nprocs || first >= dsm__npages || count > dsm__npages - first ||
         !(flags & 1))
       return -1;
@@ -241,7 +340,7 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
         if (writer == dsm__rank)
           dsm__home_exclusive(pg, p);
       } else if (writer == dsm__rank) {
-        dsm__home_take(pg, p);
+        dsm__home_take(pg, p, clean);
       } else if (p->home == dsm__rank) {
         dsm__home_give(pg, p, writer);
       } else {
@@ -249,11 +348,16 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
         /* Our copy, if valid, was made before the writer's write, whose
          * notice makes it out of date; nothing else changes. */
       }
+      /* An exclusive home must hear of every copy: a diff of the epoch
+       * carried with a lock later on would revive ours behind its back. */
+      if (clean && writer != dsm__rank)
+        p->carry_off = 1;
     }
   }
   dsm__prot_flush();
   if (flags & 1) {
     dsm__epoch++;
+    ntook = 0;
     epoch_first = dsm__vt[dsm__rank] + 1;
     dsm__home_retry();
     if (flags & 2) {

@@ -151,8 +151,10 @@ void dsm__push_wait(void)
 }
 
 /* Make a copy the valid one (the bytes are already in the system view). */
-static void now_valid(dsm__page_t *p, const uint32_t *pv)
+static void now_valid(uint32_t pg, dsm__page_t *p, const uint32_t *pv)
 {
+  dsm__coll_took(pg);
+  p->carry_off = 0;        /* a copy from the home: the home knows of it */
   memcpy(dsm__page_pv(p), pv, dsm__nprocs * 4);
   dsm__need_clear(p);
   p->valid = 1;
@@ -187,7 +189,7 @@ static int take_pushed(uint32_t pg, dsm__page_t *p)
   if (!push_fits(p, x))
     return 0;
   memcpy(dsm__page_sys(pg), x->data, DSM__PAGE);
-  now_valid(p, x->pv);
+  now_valid(pg, p, x->pv);
   push_drop(pp);
   return 1;
 }
@@ -226,7 +228,7 @@ void dsm__push_install(void)
         continue;
       }
       memcpy(dsm__page_sys(x->pg), x->data, DSM__PAGE);
-      now_valid(p, x->pv);
+      now_valid(x->pg, p, x->pv);
       if (p->push_trust) {
         p->push_trust--;
         dsm__prot_queue(x->pg, DSM__PROT_READ);
@@ -377,7 +379,7 @@ void dsm__fetch_page(uint32_t pg)
       dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
                  "must hold", home, pg + k);
     memcpy(dsm__page_sys(pg + k), src + dsm__nprocs * 4, DSM__PAGE);
-    now_valid(q, pv);
+    now_valid(pg + k, q, pv);
     q->pushed = 0;
     q->push_idle = 0;
     struct pushed **pp = push_slot(pg + k);

@@ -517,25 +517,31 @@ void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to)
     dsm__prot_queue(pg, DSM__PROT_NONE);
 }
 
-void dsm__home_take(uint32_t pg, dsm__page_t *p)
+void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean)
 {
   /* We wrote it last and alone in the epoch, so our copy holds every write.
-   * It is not exclusive yet: a process that read it after our last write
-   * (served by the old home) holds a valid copy we never heard of. So it
-   * starts shared, write-protected; once we write it again, that write's
-   * notice puts every older copy out of date, and the next collective may
-   * make it exclusive (dsm__home_exclusive). */
-  DSM__DEBUG("page %u: home moves here (valid %d, prot %d)", pg, p->valid, p->prot);
+   * A process that took a copy after our last write (served by the old
+   * home, or a diff carried with a lock) holds a valid copy we never heard
+   * of, so then the page starts shared, write-protected; once we write it
+   * again, that write's notice puts every older copy out of date, and the
+   * next collective may make it exclusive (dsm__home_exclusive). `clean`:
+   * the manager saw that nobody else took a copy in the epoch, so every
+   * other copy is older than our write and out of date after this
+   * collective; the page is exclusive at once. */
+  DSM__DEBUG("page %u: home moves here (valid %d, prot %d%s)", pg, p->valid, p->prot,
+             clean ? ", exclusive" : "");
   p->home = (uint16_t)dsm__rank;
   p->valid = 1;
   p->pushed = 0;
   p->excl = 0;
-  p->tainted = 1;
+  p->tainted = !clean;
   dsm__need_clear(p);
   subs_clear(p);
   if (p->prot == DSM__PROT_WRITE || p->prot == DSM__PROT_NONE)
     dsm__prot_queue(pg, DSM__PROT_READ);
   DSM__STAT_INC(migrations);
+  if (clean)
+    dsm__home_exclusive(pg, p);
 }
 
 void dsm__home_retry(void)

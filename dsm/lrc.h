@@ -143,7 +143,7 @@ void dsm__home_wait(uint32_t pg);
 void dsm__home_retry(void);
 /* A home page stops being ours (dsm__home_give) or becomes ours (take). */
 void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to);
-void dsm__home_take(uint32_t pg, dsm__page_t *p);
+void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean);
 /* At a collective of the whole job, for a page only we wrote in the epoch:
  * exclusive again, unless someone took a copy since our last write. */
 void dsm__home_exclusive(uint32_t pg, dsm__page_t *p);
@@ -152,6 +152,9 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p);
 
 /* Arrival side: this process's contribution, appended to the arrival. */
 void dsm__coll_arrive_encode(dsm__buf_t *b);
+/* This process took a copy of page pg from elsewhere (fetched, pushed,
+ * carried): reported with the next arrival (collective.c). */
+void dsm__coll_took(uint32_t pg);
 /* Manager side (the process that collects all arrivals): account one
  * arrival (its records are already in the store) ... */
 void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len);

@@ -61,6 +61,9 @@ typedef struct dsm__page {
   uint8_t osprot;      /* ... and the protection the kernel has until the flush */
   uint8_t hwrote;      /* home: written by the home since the last collective */
   uint8_t tainted;     /* home: someone else may hold a copy made after that write */
+  uint8_t carry_off;   /* non-home: the home moved to its writer and turned exclusive
+                          at once; no diff carried with a lock may revive our copy
+                          (the home would not know of it), only a copy from the home */
   uint16_t home;       /* rank whose copy is the master copy (moves: collective.c) */
   uint16_t alloc_class;/* allocator: size class of a slab page, or run marker */
   uint32_t alloc_run;  /* allocator: pages in a large block starting here */
