@@ -5,10 +5,12 @@
 #   build/        the normal build: every suite
 #   build-asan/   AddressSanitizer + UndefinedBehaviorSanitizer: every suite
 #                 again (libdsm, the tools, the compiler, the apps and the
-#                 programs ompdsmcc builds are all instrumented)
+#                 programs ompdsmcc builds are all instrumented; the compiler
+#                 corpus runs on 2 and 4 processes, not 1)
 #   build-tsan/   ThreadSanitizer: the suites whose processes run a service
 #                 thread next to the application thread (transport, dsm,
-#                 sync, and verbs with its NIC stand-in thread)
+#                 sync, and verbs with its NIC stand-in thread); the two
+#                 volume tests at a quarter of their volume
 #
 # Arguments go to `meson test` and then only the normal build is tested
 # (e.g. `tools/test.sh --suite dsm` for a quick look). OMPDSM_SANITIZERS=0
