@@ -178,7 +178,8 @@ static int by_u32(const void *a, const void *b)
 /* nruns:u32, then runs first:u32 count:u32 of the pages taken. */
 static void took_encode(dsm__buf_t *b)
 {
-  qsort(took, ntook, sizeof *took, by_u32);
+  if (ntook > 1)             /* (took is NULL while empty: qsort's base must not be) */
+    qsort(took, ntook, sizeof *took, by_u32);
   size_t at = b->len;
   uint32_t nruns = 0;
   dsm__buf_u32(b, 0);
