@@ -129,8 +129,15 @@ static uint32_t map_get(const struct pmap *m, uint32_t pg)
 
 static void map_reset(struct pmap *m)
 {
-  if (m->used)
+  if (m->cap > 4096 && m->used * 8 < m->cap) {
+    /* One big epoch (a cold read of a large array) must not make every
+     * later collective clear a large table. */
+    free(m->key);
+    free(m->val);
+    *m = (struct pmap){ 0 };
+  } else if (m->used) {
     memset(m->val, 0, m->cap * sizeof *m->val);
+  }
   m->used = 0;
 }
 
@@ -210,12 +217,18 @@ void dsm__coll_arrive_encode(dsm__buf_t *b)
   took_encode(b);
 }
 
+static void bad_arrival(unsigned rank) __attribute__((noreturn));
+static void bad_arrival(unsigned rank)
+{
+  dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+}
+
 void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
 {
   dsm__rd_t r = dsm__rd(data, len);
   uint32_t first = dsm__rd_u32(&r), last = dsm__rd_u32(&r);
   if (r.bad || rank >= dsm__nprocs || last > dsm__known[rank])
-    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+    bad_arrival(rank);
   if (first <= dsm__gc_vt[rank])
     first = dsm__gc_vt[rank] + 1;
   for (uint32_t i = first; i <= last; i++) {
@@ -226,11 +239,11 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
   }
   uint32_t npush = dsm__rd_u32(&r);
   if (r.bad || npush > dsm__nprocs)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+    bad_arrival(rank);
   for (uint32_t i = 0; i < npush; i++) {
     uint32_t reader = dsm__rd_u32(&r), sent = dsm__rd_u32(&r);
     if (r.bad || reader >= dsm__nprocs)
-      dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+      bad_arrival(rank);
     if (ntold == told_cap) {
       told_cap = told_cap ? 2 * told_cap : 64;
       told = realloc(told, told_cap * sizeof *told);
@@ -240,16 +253,16 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
   }
   uint32_t nruns = dsm__rd_u32(&r);
   if (r.bad || nruns > dsm__npages)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+    bad_arrival(rank);
   for (uint32_t i = 0; i < nruns; i++) {
     uint32_t tfirst = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
     if (r.bad || tfirst >= dsm__npages || count > dsm__npages - tfirst)
-      dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+      bad_arrival(rank);
     for (uint32_t pg = tfirst; pg < tfirst + count; pg++)
       map_put(&takers, pg, rank);
   }
   if (r.off != r.len)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
+    bad_arrival(rank);
 }
 
 struct run { uint32_t first, count, writer; };
