@@ -164,14 +164,24 @@ static void map_clear(void)
 static uint32_t *took;
 static size_t ntook, took_cap;
 
+static int by_u32(const void *a, const void *b);
+static void took_unique(void);
+
 void dsm__coll_took(uint32_t pg)
 {
   if (ntook && took[ntook - 1] == pg)
     return;
   if (ntook == took_cap) {
-    took_cap = took_cap ? 2 * took_cap : 256;
-    took = realloc(took, took_cap * sizeof *took);
-    if (!took) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    /* A process that takes part in no collective for long (locks only)
+     * must not grow the list with every fetch: when it is full, duplicates
+     * go first, so it holds at most one entry per page. */
+    if (ntook >= 1024)
+      took_unique();
+    if (!took_cap || ntook * 2 > took_cap) {
+      took_cap = took_cap ? 2 * took_cap : 256;
+      took = realloc(took, took_cap * sizeof *took);
+      if (!took) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    }
   }
   took[ntook++] = pg;
 }
@@ -182,11 +192,23 @@ static int by_u32(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Sort the list and drop duplicates. */
+static void took_unique(void)
+{
+  if (ntook < 2)             /* (took is NULL while empty: qsort's base must not be) */
+    return;
+  qsort(took, ntook, sizeof *took, by_u32);
+  size_t m = 0;
+  for (size_t i = 0; i < ntook; i++)
+    if (!m || took[i] != took[m - 1])
+      took[m++] = took[i];
+  ntook = m;
+}
+
 /* nruns:u32, then runs first:u32 count:u32 of the pages taken. */
 static void took_encode(dsm__buf_t *b)
 {
-  if (ntook > 1)             /* (took is NULL while empty: qsort's base must not be) */
-    qsort(took, ntook, sizeof *took, by_u32);
+  took_unique();
   size_t at = b->len;
   uint32_t nruns = 0;
   dsm__buf_u32(b, 0);
@@ -200,13 +222,9 @@ static void took_encode(dsm__buf_t *b)
     i = j;
   }
   memcpy(b->p + at, &nruns, 4);
-  /* Sorted and merged: what the next arrival sends again, unless a
-   * collective of the whole job clears it first. */
-  size_t m = 0;
-  for (size_t i = 0; i < ntook; i++)
-    if (!m || took[i] != took[m - 1])
-      took[m++] = took[i];
-  ntook = m;
+  /* What the next arrival sends again, unless a collective of the whole
+   * job clears it first. */
+  took_unique();
 }
 
 void dsm__coll_arrive_encode(dsm__buf_t *b)
