@@ -32,7 +32,8 @@ static int is_job_var(const char *e, int stats_set)
 {
   static const char *const ours[] = {
     "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
-    "DSM_TRANSPORT=", "DSM_LIFELINE=", "DSM_LOCAL_RANK=", "DSM_LOCAL_SIZE=", "DSM_HOST_INDEX=", "DSM_CPU_BIND=",
+    "DSM_TRANSPORT=", "DSM_LIFELINE=", "DSM_LOCAL_RANK=", "DSM_LOCAL_SIZE=",
+    "DSM_HOST_INDEX=", "DSM_CPU_BIND=",
   };
   for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
     if (strncmp(e, ours[i], strlen(ours[i])) == 0)
