@@ -64,6 +64,14 @@ static long parse_long_opt(const char *opt, const char *s, long min, long max)
   return v;
 }
 
+/* A placement setting (--bind-to or DSM_CPU_BIND): core or none. */
+static const char *bind_mode(const char *what, const char *v)
+{
+  if (strcmp(v, "core") != 0 && strcmp(v, "none") != 0)
+    dsmrun_usage_error("%s must be core or none, got '%s'", what, v);
+  return v;
+}
+
 void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
 {
   enum { OPT_HOST = 256, OPT_HOSTFILE, OPT_LAUNCHER, OPT_TRANSPORT, OPT_STATS,
@@ -120,9 +128,7 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
     }
     case OPT_TAG_OUTPUT: o->tag_output = 1; break;
     case OPT_BIND_TO:
-      if (strcmp(optarg, "core") != 0 && strcmp(optarg, "none") != 0)
-        dsmrun_usage_error("--bind-to must be core or none, got '%s'", optarg);
-      o->bind_to = optarg;
+      o->bind_to = bind_mode("--bind-to", optarg);
       break;
     case 'v': o->verbose = 1; break;
     case 'h':
@@ -151,11 +157,8 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
   /* Without --bind-to, DSM_CPU_BIND from the environment is the setting
    * (checked here, where a bad value is a usage error, not a job failure). */
   const char *envbind = getenv("DSM_CPU_BIND");
-  if (!o->bind_to && envbind && *envbind) {
-    if (strcmp(envbind, "core") != 0 && strcmp(envbind, "none") != 0)
-      dsmrun_usage_error("DSM_CPU_BIND must be core or none, got '%s'", envbind);
-    o->bind_to = envbind;
-  }
+  if (!o->bind_to && envbind && *envbind)
+    o->bind_to = bind_mode("DSM_CPU_BIND", envbind);
   if (o->launcher && !strstr(o->launcher, "{host}"))
     dsmrun_usage_error("--launcher needs {host} where the host name goes, got '%s'",
                        o->launcher);
