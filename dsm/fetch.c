@@ -24,6 +24,7 @@
 #define PUSH_TRUST 7
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "dsm_internal.h"
 #include "lrc.h"
@@ -369,6 +370,12 @@ void dsm__fetch_page(uint32_t pg)
   size_t one = dsm__nprocs * 4 + DSM__PAGE;
   if (call.reply_len != one * count)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
+  /* A first copy lands in memory the kernel has not given us yet: one call
+   * allocates the run, where the copy loop would take a page fault per page
+   * (each several microseconds on a paravirtualised guest). An error only
+   * means the faults happen after all. */
+  if (!dsm__page(pg)->pv)
+    (void)madvise(dsm__page_sys(pg), (size_t)count * DSM__PAGE, MADV_POPULATE_WRITE);
   for (uint32_t k = 0; k < count; k++) {
     const uint8_t *src = (const uint8_t *)call.reply + one * k;
     dsm__page_t *q = dsm__page(pg + k);

@@ -106,9 +106,13 @@ static void subs_clear(dsm__page_t *p)
 
 /* ---- serving copies ---------------------------------------------------------------- */
 
-/* Another process takes a copy of home page pg. */
-static void serve(uint32_t pg, dsm__page_t *p, unsigned reader)
+/* Another process takes a copy of home page pg. Returns 1 when the page
+ * stops being exclusive: its write-protection is queued, and the caller
+ * flushes the queue and then ends the page's busy state for one-sided
+ * readers (dsm__os_home_end) before it copies the page. */
+static int serve(uint32_t pg, dsm__page_t *p, unsigned reader)
 {
+  int was_excl = p->excl;
   DSM__DEBUG("serve page %u to rank %u%s%s", pg, reader, p->excl ? " (exclusive)" : "",
              p->dirty ? " (twin)" : "");
   if (p->excl) {
@@ -117,12 +121,12 @@ static void serve(uint32_t pg, dsm__page_t *p, unsigned reader)
      * notice. Writes before this point are in the copy. */
     p->excl = 0;
     if (p->prot == DSM__PROT_WRITE)
-      dsm__set_prot(pg, DSM__PROT_READ);
-    dsm__os_home_end(pg);
+      dsm__prot_queue(pg, DSM__PROT_READ);
   }
   p->tainted = 1;
   sub_set(p, reader, 1);
   DSM__STAT_INC(pages_served);
+  return was_excl;
 }
 
 /* PAGE request: epoch, count, then per page: pg, nneed, (proc, idx)[nneed].
@@ -156,13 +160,26 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   }
   if (scan.off != scan.len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
+  /* Every page is write-protected before any is copied: one mprotect for
+   * the run of a prefetch instead of one per page (each is a TLB flush,
+   * tens of microseconds on a paravirtualised guest). */
+  uint32_t was_excl[64], nexcl = 0;
+  dsm__rd_t pages = r;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg = dsm__rd_u32(&pages), nneed = dsm__rd_u32(&pages);
+    pages.off += (size_t)nneed * 8;
+    if (serve(pg, dsm__page(pg), origin))
+      was_excl[nexcl++] = pg;
+  }
+  dsm__prot_flush();
+  for (uint32_t k = 0; k < nexcl; k++)
+    dsm__os_home_end(was_excl[k]);
   size_t one = dsm__nprocs * 4 + DSM__PAGE;
   uint8_t *out = xcalloc(count, one);
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
     r.off += (size_t)nneed * 8;
     dsm__page_t *p = dsm__page(pg);
-    serve(pg, p, origin);
     if (p->pv)
       memcpy(out + one * k, p->pv, dsm__nprocs * 4);
     /* Written in our open interval: the twin is the page as of our last
