@@ -4,8 +4,8 @@
  * The application view's protections say what this process may do with a
  * page: PROT_NONE when its copy is out of date (or it has none), read-only
  * when it may read but a write must be noticed, read-write while it is
- * written in the open interval, or for good while it is exclusive at its
- * home. libsigsegv delivers the faults; the handler runs on an alternate
+ * written in the open interval, or for good while it is exclusive or hot
+ * (hot.c) at its home. libsigsegv delivers the faults; the handler runs on an alternate
  * signal stack because the master's own stack is shared memory and may be
  * the page that faulted.
  *

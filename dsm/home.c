@@ -522,6 +522,7 @@ void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to)
   /* The new home wrote the page last and alone: its copy holds everything,
    * so ours is simply dropped (a later read fetches it from there). */
   DSM__DEBUG("page %u: home moves to rank %u", pg, to);
+  dsm__hot_drop(pg, p);
   dsm__os_home_begin(pg);        /* no longer readable one-sided here */
   p->home = (uint16_t)to;
   p->excl = 0;
@@ -581,8 +582,11 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
    * write: every other copy was made before that write, and the write's
    * notice has reached (or reaches, before it runs again) everyone. A page
    * readable one-sided may have readers we never heard of: it stays. */
-  if (p->home != dsm__rank || p->excl || p->tainted || p->dirty || p->need ||
-      dsm__os_home_registered(pg))
+  if (p->home != dsm__rank || p->excl || p->tainted || p->need || dsm__os_home_registered(pg))
+    return;
+  /* A hot page: the collective's release made its twin the page. */
+  dsm__hot_drop(pg, p);
+  if (p->dirty)
     return;
   DSM__DEBUG("page %u: exclusive again", pg);
   p->excl = 1;

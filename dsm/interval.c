@@ -162,6 +162,7 @@ int dsm__need_met(const dsm__page_t *p, const uint32_t *pv)
 
 static void release(dsm__carry_t **carry)
 {
+  dsm__hot_scan();
   if (!dsm__ndirty)
     return;
   uint32_t me = dsm__rank;
@@ -182,6 +183,7 @@ static void release(dsm__carry_t **carry)
     uint32_t pg = dsm__dirty[i];
     dsm__page_t *p = dsm__page(pg);
     p->dirty = 0;
+    uint32_t since = p->own_last ? iv->idx - p->own_last : 0;
     p->own_last = iv->idx;
     if (p->home == me) {
       if (carry) {
@@ -194,6 +196,10 @@ static void release(dsm__carry_t **carry)
        * diff, without asking us: the page must not turn exclusive. */
       if (carry)
         p->tainted = 1;
+      if (dsm__hot_keep(pg, p, since)) {
+        p->dirty = 1;      /* writable, its twin the page as released */
+        continue;
+      }
       dsm__twin_free(p->twin);
       p->twin = NULL;
     } else {
@@ -251,6 +257,7 @@ void dsm__acquire(void)
           if (p->pv && p->pv[q] >= i)
             continue;
           dsm__need_add(pg, p, q, i);
+          dsm__hot_drop(pg, p);     /* the release above made the twin the page */
           if (p->prot != DSM__PROT_NONE)
             dsm__prot_queue(pg, DSM__PROT_NONE);
           continue;

@@ -96,6 +96,20 @@ extern uint32_t *dsm__dirty;
 extern size_t dsm__ndirty;
 void dsm__dirty_add(uint32_t pg);
 
+/* ---- hot.c: home pages written in every interval -------------------------------------- */
+
+/* At the start of a release: hot pages that changed since the last one go
+ * into the open interval's list; long-unchanged ones are protected again. */
+void dsm__hot_scan(void);
+/* At a release, for a home page written in it: 1 if it stays writable
+ * (already hot, or written `since` intervals before this one, and that is
+ * recent), with its twin refreshed to the page as released; the caller then
+ * leaves it so. since 0: never written before. */
+int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since);
+/* The page leaves the hot state (twin freed, no longer marked written);
+ * its protection is the caller's business. No-op for a page that is not hot. */
+void dsm__hot_drop(uint32_t pg, dsm__page_t *p);
+
 /* ---- fault.c: access detection ------------------------------------------------------- */
 
 void dsm__fault_init(void);

@@ -59,7 +59,8 @@ typedef struct dsm__page {
                           next one is installed inaccessible, to see it used */
   uint8_t queued;      /* in region.c's queue of protection changes ... */
   uint8_t osprot;      /* ... and the protection the kernel has until the flush */
-  uint8_t hwrote;      /* home: written by the home since the last collective */
+  uint8_t hot;         /* home: written in every interval, so left writable (hot.c) */
+  uint8_t hot_idle;    /* home, hot: releases in a row that found it unchanged */
   uint8_t tainted;     /* home: someone else may hold a copy made after that write */
   uint8_t carry_off;   /* non-home: the home moved to its writer and turned exclusive
                           at once; no diff carried with a lock may revive our copy
@@ -69,6 +70,7 @@ typedef struct dsm__page {
   uint32_t alloc_run;  /* allocator: pages in a large block starting here */
   uint32_t own_last;   /* newest own interval that wrote the page (its diff may
                           still be on its way to the home) */
+  uint32_t hot_at;     /* home, hot: index in hot.c's list */
   uint8_t *twin;       /* copy taken at the first write of the open interval:
                           elsewhere what the diff is made against, at the home
                           what fetches get until the release */

@@ -40,6 +40,9 @@
   X(migrations,         "pages whose home moved to this process")            \
   X(diffs_carried,      "diffs a lock carried, applied at its acquire")       \
   X(exclusive,          "home pages that became exclusive again at a collective")\
+  X(diffs_dropped,      "diffs a collective held and dropped: the page moved here")\
+  X(hot_pages,          "home pages left writable because every interval writes them")\
+  X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \
   X(lock_acquires,      "lock acquires")                                     \

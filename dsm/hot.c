@@ -1,0 +1,132 @@
+/*
+ * hot.c — home pages that are written in every interval stay writable.
+ *
+ * A shared home page (someone else holds a copy) costs its home, in every
+ * interval that writes it: a write fault, a twin, and at the release a
+ * write-protect. On this VM the fault and the two mprotects are ~100 us per
+ * page, because a TLB flush on a paravirtualised guest is a hypercall; a
+ * stencil's boundary row pays that every sweep, more than its barrier.
+ *
+ * A home page written again within HOT_IDLE intervals of its last write
+ * (a stencil alternating two grids writes each row every other sweep)
+ * turns *hot*: at the release
+ * it keeps its protection (writable) and its twin, which is refreshed to the
+ * page as released. The page stays marked as written in the open interval
+ * (p->dirty), so everything that must not see unreleased writes already
+ * looks at the twin: fetches are answered with it, and diffs from other
+ * writers are applied to it as well as to the page. At each release the
+ * page is compared with its twin; if it changed, it goes into the interval
+ * exactly as if it had faulted (notice, version, pushes). The program
+ * itself never faults on it again.
+ *
+ * Writes of a value equal to the old one are not seen, and need not be:
+ * the released page is then the same as the twin, which every copy made
+ * since the last release already holds.
+ *
+ * A hot page that is not written in HOT_IDLE intervals of ours goes back to
+ * being write-protected (as does one found unchanged by HOT_IDLE_SCANS
+ * releases in a row: a process that only takes locks makes no intervals,
+ * and every acquire scans too), so the comparison costs (about 0.2 us a
+ * page) stay bounded by what is really written; so does DSM_HOT_PAGES, the
+ * most pages that are hot at once (0 turns the mechanism off). Anything
+ * that takes the page out of the home's plain shared state first calls
+ * dsm__hot_drop: an acquire that finds the master copy behind another
+ * writer's diff, the home moving away, the page turning exclusive. Each of
+ * those follows a release, so the twin equals the page and nothing is lost.
+ * Pages readable one-sided (verbs) never turn hot: a reader that is not
+ * asking would find them busy for good.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "onesided.h"
+
+#define HOT_IDLE 3
+#define HOT_IDLE_SCANS 16
+
+static uint32_t *hot;          /* the hot pages; p->hot_at is a page's index */
+static size_t nhot, hot_cap;
+
+static size_t hot_max(void)
+{
+  static long max = -1;
+  if (max < 0)
+    max = dsm__env_long("DSM_HOT_PAGES", 1024, 0, 1 << 20);
+  return (size_t)max;
+}
+
+static void forget(dsm__page_t *p)
+{
+  p->hot = 0;
+  p->dirty = 0;
+  dsm__twin_free(p->twin);
+  p->twin = NULL;
+}
+
+void dsm__hot_drop(uint32_t pg, dsm__page_t *p)
+{
+  (void)pg;
+  if (!p->hot)
+    return;
+  uint32_t at = p->hot_at;
+  DSM__ASSERT(at < nhot && hot[at] == pg);
+  hot[at] = hot[--nhot];
+  dsm__page(hot[at])->hot_at = at;
+  forget(p);
+}
+
+int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since)
+{
+  if (!p->hot) {
+    if (since == 0 || since > HOT_IDLE || nhot >= hot_max() || p->prot != DSM__PROT_WRITE ||
+        dsm__os_home_registered(pg))
+      return 0;
+    if (nhot == hot_cap) {
+      hot_cap = hot_cap ? 2 * hot_cap : 64;
+      hot = realloc(hot, hot_cap * sizeof *hot);
+      if (!hot) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    }
+    p->hot = 1;
+    p->hot_at = (uint32_t)nhot;
+    hot[nhot++] = pg;
+    DSM__STAT_INC(hot_pages);
+  }
+  p->hot_idle = 0;
+  memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);
+  return 1;
+}
+
+void dsm__hot_scan(void)
+{
+  size_t cooled = 0;
+  for (size_t i = 0; i < nhot;) {
+    uint32_t pg = hot[i];
+    dsm__page_t *p = dsm__page(pg);
+    if (memcmp(dsm__page_sys(pg), p->twin, DSM__PAGE) != 0) {
+      dsm__dirty_add(pg);
+      DSM__STAT_INC(hot_writes);
+      i++;
+    } else if (dsm__vt[dsm__rank] + 1 - p->own_last <= HOT_IDLE &&
+               ++p->hot_idle < HOT_IDLE_SCANS) {
+      i++;
+    } else {
+      /* Unchanged for long: protected again, so the next write is seen by
+       * a fault. The cooled page goes to the end of the array, out of the
+       * hot part, until its protection is in. */
+      uint32_t last = hot[--nhot];
+      hot[i] = last;
+      dsm__page(last)->hot_at = (uint32_t)i;
+      hot[nhot] = pg;
+      cooled++;
+      forget(p);
+      dsm__prot_queue(pg, DSM__PROT_READ);
+    }
+  }
+  if (!cooled)
+    return;
+  dsm__prot_flush();
+  for (size_t k = 0; k < cooled; k++)
+    dsm__os_home_end(hot[nhot + k]);
+}
