@@ -419,10 +419,33 @@ void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx)
   }
 }
 
+/* Diffs of a collective's release: held until its departure says which
+ * pages moved here (dsm__home_hold_diffs). */
+static int diff_hold;
+/* A collective sends a home its diffs of fewer pages than this at once: a
+ * page other processes write too is waited for by its readers, and only a
+ * process that wrote much alone (the first sweep of a stencil, whose rows
+ * then move to it) gains from holding. */
+#define HOLD_MIN_PAGES 16
+
+static void send_diffs(unsigned h)
+{
+  dsm__buf_t *b = &diff_out[h];
+  uint32_t seq = ++diff_seq[h];
+  memcpy(b->p, &seq, 4);
+  memcpy(b->p + 12, &diff_count[h], 4);
+  dsm__tp_send(h, DSM__MSG_DIFF, b->p, b->len);
+  b->len = 0;
+  diff_count[h] = 0;
+}
+
 void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *base,
                           const uint8_t *diff, size_t len)
 {
   dsm__buf_t *b = &diff_out[home];
+  uint32_t held_idx;
+  if (b->len && (memcpy(&held_idx, b->p + 8, 4), held_idx != idx))
+    send_diffs((unsigned)home);    /* held from an earlier interval: one idx per message */
   if (!b->len) {
     dsm__buf_u32(b, 0);            /* seq, set when sent */
     dsm__buf_u32(b, dsm__epoch);
@@ -441,17 +464,9 @@ void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *b
 
 void dsm__home_flush_release(void)
 {
-  for (unsigned h = 0; h < dsm__nprocs; h++) {
-    dsm__buf_t *b = &diff_out[h];
-    if (!b->len)
-      continue;
-    uint32_t seq = ++diff_seq[h];
-    memcpy(b->p, &seq, 4);
-    memcpy(b->p + 12, &diff_count[h], 4);
-    dsm__tp_send(h, DSM__MSG_DIFF, b->p, b->len);
-    b->len = 0;
-    diff_count[h] = 0;
-  }
+  for (unsigned h = 0; h < dsm__nprocs; h++)
+    if (diff_out[h].len && (!diff_hold || diff_count[h] <= HOLD_MIN_PAGES))
+      send_diffs(h);
   size_t one = 4 + dsm__nprocs * 4 + DSM__PAGE;
   for (unsigned r = 0; r < dsm__nprocs; r++) {
     if (!push_n[r])
@@ -475,6 +490,47 @@ void dsm__home_flush_release(void)
     dsm__tp_send(r, DSM__MSG_PUSH, b.p, b.len);
     dsm__buf_free(&b);
     push_n[r] = 0;
+  }
+}
+
+void dsm__home_hold_diffs(void)
+{
+  diff_hold = 1;
+}
+
+void dsm__home_send_held(void)
+{
+  diff_hold = 0;
+  size_t vt = dsm__nprocs * 4;
+  for (unsigned h = 0; h < dsm__nprocs; h++) {
+    dsm__buf_t *b = &diff_out[h];
+    if (!b->len)
+      continue;
+    /* Entries: pg, len, base[nprocs], diff[len]. Keep those of pages still
+     * homed at h; a page that moved here needs none (our copy is the
+     * master copy now), and h would skip it anyway. */
+    size_t in = 16, out = 16;
+    uint32_t kept = 0;
+    while (in < b->len) {
+      uint32_t pg, len;
+      memcpy(&pg, b->p + in, 4);
+      memcpy(&len, b->p + in + 4, 4);
+      size_t one = 8 + vt + len;
+      if (dsm__page(pg)->home != dsm__rank) {
+        memmove(b->p + out, b->p + in, one);
+        out += one;
+        kept++;
+      } else {
+        DSM__STAT_INC(diffs_dropped);
+      }
+      in += one;
+    }
+    b->len = out;
+    diff_count[h] = kept;
+    if (kept)
+      send_diffs(h);
+    else
+      b->len = 0;
   }
 }
 

@@ -141,6 +141,12 @@ void dsm__home_init(void);
 void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
 /* Send what the release queued: diffs to other homes, pushes to readers. */
 void dsm__home_flush_release(void);
+/* A collective's release holds its diffs to a home when they are many
+ * pages: the departure may move those pages here, and then nobody needs
+ * them. dsm__home_send_held, after the departure is applied, sends the
+ * diffs of the pages that stayed where they were. */
+void dsm__home_hold_diffs(void);
+void dsm__home_send_held(void);
 /* PUSH messages sent to r so far. */
 uint32_t dsm__push_sent_to(unsigned r);
 /* For a collective arrival: count, then (reader, dsm__push_sent_to(reader))
