@@ -101,7 +101,10 @@ enum { OMPDSM_T_CHAR, OMPDSM_T_SCHAR, OMPDSM_T_UCHAR, OMPDSM_T_SHORT, OMPDSM_T_U
  * reduction clause: combines every thread's partial[0..count) with op and
  * folds the result into *shared (shared = shared op combined). The values are
  * combined inside synchronization messages, never through shared pages.
- * Acts as a barrier. */
+ * Acts as a barrier for the partials. The master folds the result in after
+ * it; the team sees it after the construct's own closing barrier or join,
+ * as OpenMP says (with nowait: after the next barrier), so no second
+ * barrier follows here. */
 void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, int op);
 
 /* ---- data placement -------------------------------------------------------- */

@@ -500,12 +500,15 @@ void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, 
   } else {
     memcpy(combined, partial, esz * count);
   }
-  /* The master folds the team's result into the shared variable; the barrier
-   * after it makes the value visible to the whole team. */
+  /* The master folds the team's result into the shared variable. OpenMP
+   * lets the team read it only after the construct's closing barrier (or
+   * the region's join), which every construct with a reduction clause ends
+   * with and which makes the write visible: a barrier here would be a
+   * second round trip for nothing (with nowait the program must wait for a
+   * later barrier anyway). */
   if (thread_num == 0 && dsm__red_combine(type, op, shared, combined, count) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "reduction operator %d does not apply to type %d", op, type);
   free(combined);
-  __ompdsm_barrier();
 }
 
 /* ---- the heap ---------------------------------------------------------------------------- */
