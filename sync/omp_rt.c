@@ -296,14 +296,22 @@ int __ompdsm_loop_next(int64_t *lo, int64_t *hi)
     cur.local_next = *hi;
     return 1;
   }
-  void *reply = NULL;
-  size_t len = 0;
-  dsm__tp_call(0, DSM__MSG_LOOP, &cur.req, sizeof cur.req, &reply, &len);
   struct loop_rep r;
-  if (len != sizeof r)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP reply");
-  memcpy(&r, reply, sizeof r);
-  free(reply);
+  if (dsm__rank == 0) {
+    /* The loops live here: claiming is a table update, not a request to
+     * ourselves (which the service thread would serve: two hand-offs). */
+    pthread_mutex_lock(&dsm__mu);
+    r = loop_claim(&cur.req);
+    pthread_mutex_unlock(&dsm__mu);
+  } else {
+    void *reply = NULL;
+    size_t len = 0;
+    dsm__tp_call(0, DSM__MSG_LOOP, &cur.req, sizeof cur.req, &reply, &len);
+    if (len != sizeof r)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP reply");
+    memcpy(&r, reply, sizeof r);
+    free(reply);
+  }
   *lo = r.lo;
   *hi = r.hi;
   return r.hi > r.lo;
