@@ -9,15 +9,14 @@
  *
  * A home page written again within HOT_IDLE intervals of its last write
  * (a stencil alternating two grids writes each row every other sweep)
- * turns *hot*: at the release
- * it keeps its protection (writable) and its twin, which is refreshed to the
- * page as released. The page stays marked as written in the open interval
- * (p->dirty), so everything that must not see unreleased writes already
- * looks at the twin: fetches are answered with it, and diffs from other
- * writers are applied to it as well as to the page. At each release the
- * page is compared with its twin; if it changed, it goes into the interval
- * exactly as if it had faulted (notice, version, pushes). The program
- * itself never faults on it again.
+ * turns *hot*: at the release it keeps its protection (writable) and its
+ * twin, which is refreshed to the page as released. The page stays marked
+ * as written in the open interval (p->dirty), so everything that must not
+ * see unreleased writes already looks at the twin: fetches are answered
+ * with it, and diffs from other writers are applied to it as well as to
+ * the page. At each release the page is compared with its twin; if it
+ * changed, it goes into the interval exactly as if it had faulted (notice,
+ * version, pushes). The program itself never faults on it again.
  *
  * Writes of a value equal to the old one are not seen, and need not be:
  * the released page is then the same as the twin, which every copy made
