@@ -422,11 +422,11 @@ void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx)
 /* Diffs of a collective's release: held until its departure says which
  * pages moved here (dsm__home_hold_diffs). */
 static int diff_hold;
-/* A collective sends a home its diffs of fewer pages than this at once: a
- * page other processes write too is waited for by its readers, and only a
- * process that wrote much alone (the first sweep of a stencil, whose rows
- * then move to it) gains from holding. */
-#define HOLD_MIN_PAGES 16
+/* A collective holds a DIFF only when it has more pages than this; smaller
+ * ones go at once: a page other processes write too is waited for by its
+ * readers, and only a process that wrote much alone (the first sweep of a
+ * stencil, whose rows then move to it) gains from holding. */
+#define HOLD_OVER_PAGES 16
 
 static void send_diffs(unsigned h)
 {
@@ -443,8 +443,10 @@ void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *b
                           const uint8_t *diff, size_t len)
 {
   dsm__buf_t *b = &diff_out[home];
-  uint32_t held_idx;
-  if (b->len && (memcpy(&held_idx, b->p + 8, 4), held_idx != idx))
+  uint32_t held_idx = 0;
+  if (b->len)
+    memcpy(&held_idx, b->p + 8, 4);
+  if (b->len && held_idx != idx)
     send_diffs((unsigned)home);    /* held from an earlier interval: one idx per message */
   if (!b->len) {
     dsm__buf_u32(b, 0);            /* seq, set when sent */
@@ -465,7 +467,7 @@ void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *b
 void dsm__home_flush_release(void)
 {
   for (unsigned h = 0; h < dsm__nprocs; h++)
-    if (diff_out[h].len && (!diff_hold || diff_count[h] <= HOLD_MIN_PAGES))
+    if (diff_out[h].len && (!diff_hold || diff_count[h] <= HOLD_OVER_PAGES))
       send_diffs(h);
   size_t one = 4 + dsm__nprocs * 4 + DSM__PAGE;
   for (unsigned r = 0; r < dsm__nprocs; r++) {
