@@ -350,6 +350,12 @@ int dsm__coll_depart_pushes(dsm__rd_t *r)
   return 0;
 }
 
+void dsm__coll_release(void)
+{
+  dsm__home_hold_diffs();
+  dsm__release();
+}
+
 int dsm__coll_depart_apply(dsm__rd_t *r)
 {
   uint32_t flags = dsm__rd_u32(r);
@@ -401,6 +407,7 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
       memcpy(prev_upto, upto, dsm__nprocs * sizeof *upto);
     }
   }
+  dsm__home_send_held();
   return 0;
 }
 

@@ -170,7 +170,11 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p);
 
 /* ---- collective.c: what barriers and joins carry for the protocol -------------------- */
 
-/* Arrival side: this process's contribution, appended to the arrival. */
+/* Arrival side, first: the release that a collective's arrival is. Its
+ * large DIFFs wait for the departure (dsm__home_hold_diffs), which
+ * dsm__coll_depart_apply sends them after. */
+void dsm__coll_release(void);
+/* Then this process's contribution, appended to the arrival. */
 void dsm__coll_arrive_encode(dsm__buf_t *b);
 /* This process took a copy of page pg from elsewhere (fetched, pushed,
  * carried): reported with the next arrival (collective.c). */
@@ -187,8 +191,9 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records);
  * caller then waits for them (dsm__push_wait, without dsm__mu) before the
  * acquire. Returns -1 when the encoding is malformed. */
 int  dsm__coll_depart_pushes(dsm__rd_t *r);
-/* Then the rest, after the departure's records were acquired. Returns -1
- * when the encoding is malformed. */
+/* Then the rest, after the departure's records were acquired; ends with
+ * the held DIFFs of pages that did not move here. Returns -1 when the
+ * encoding is malformed. */
 int  dsm__coll_depart_apply(dsm__rd_t *r);
 /* Test knob DSM_TEST_LAG: called without dsm__mu just before a departure is
  * applied; sleeps on the rank it names. */

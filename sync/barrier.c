@@ -157,8 +157,7 @@ static void barrier_impl(void *arg)
   }
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
-  dsm__home_hold_diffs();
-  dsm__release();
+  dsm__coll_release();
   dsm__buf_u32(&b, c->id);
   dsm__buf_u32(&b, dsm__team);
   dsm__buf_u32(&b, (uint32_t)rlen);
@@ -213,7 +212,6 @@ static void barrier_impl(void *arg)
   dsm__acquire();
   if (dsm__coll_depart_apply(&r) < 0 || r.off != r.len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
-  dsm__home_send_held();
   pthread_mutex_unlock(&dsm__mu);
   free(reply);
   dsm__distribute_apply();

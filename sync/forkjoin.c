@@ -176,8 +176,7 @@ void dsm_fork(void (*fn)(void *), void *arg, size_t arg_size)
 static void join_impl(void *unused)
 {
   pthread_mutex_lock(&dsm__mu);
-  dsm__home_hold_diffs();
-  dsm__release();
+  dsm__coll_release();
   dsm__buf_t mine = { 0 };
   dsm__coll_arrive_encode(&mine);
   dsm__coll_note(0, mine.p, mine.len);
@@ -203,7 +202,6 @@ static void join_impl(void *unused)
   dsm__acquire();
   if (dsm__coll_depart_apply(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
-  dsm__home_send_held();
   pthread_mutex_unlock(&dsm__mu);
   dsm__buf_free(&coll);
 }
@@ -285,8 +283,7 @@ int dsm_serve_forks(void)
 
     dsm__buf_t b = { 0 };
     pthread_mutex_lock(&dsm__mu);
-    dsm__home_hold_diffs();
-    dsm__release();
+    dsm__coll_release();
     dsm__vt_encode(&b, dsm__known);
     dsm__own_intervals_encode(&b, dsm__barrier_own_sent());
     dsm__barrier_set_own_sent(dsm__known[dsm__rank]);
@@ -301,7 +298,6 @@ int dsm_serve_forks(void)
     dsm__rd_t dr = dsm__rd(dep, dep_len);
     if (dsm__coll_depart_pushes(&dr) < 0 || dsm__coll_depart_apply(&dr) < 0 || dr.off != dr.len)
       dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
-    dsm__home_send_held();
     pthread_mutex_unlock(&dsm__mu);
     free(dep);
     dsm__team = dsm__nprocs;
