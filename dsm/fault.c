@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <sigsegv.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,26 +55,53 @@ static void write_fault(uint32_t pg)
     p->dirty = 1;
     dsm__dirty_add(pg);
     dsm__set_prot(pg, DSM__PROT_WRITE);
+    if (p->home != dsm__rank)
+      dsm__write_ahead(pg);
   }
   pthread_mutex_unlock(&dsm__mu);
 }
 
-/* libsigsegv calls this for every fault; 0 means "not ours". libsigsegv does
- * not say whether the access was a read or a write: an invalid page is made
- * readable first, and a write then faults a second time. */
+/* libsigsegv does not say whether the access was a read or a write, but
+ * the processor does: on x86-64 the page fault error code in the signal
+ * context has bit 1 set for a write. A small signal handler in front of
+ * libsigsegv's notes it for the faulting thread, so that a write to an
+ * invalid page is fetched and opened for writing in one fault instead of
+ * two (a signal delivery costs ~20 us on a paravirtualised guest, more
+ * than the twin). Elsewhere the bit stays clear: the page is made readable
+ * first and the write faults a second time, as libsigsegv alone would. */
+static __thread int fault_write __attribute__((tls_model("initial-exec")));
+static struct sigaction sigsegv_next;
+
+static void note_fault_kind(int sig, siginfo_t *si, void *uc)
+{
+#if defined(__x86_64__) && defined(REG_ERR)
+  fault_write = (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#endif
+  if (sigsegv_next.sa_flags & SA_SIGINFO)
+    sigsegv_next.sa_sigaction(sig, si, uc);
+  else if (sigsegv_next.sa_handler != SIG_DFL && sigsegv_next.sa_handler != SIG_IGN)
+    sigsegv_next.sa_handler(sig);
+}
+
+/* libsigsegv calls this for every fault; 0 means "not ours". */
 static int on_fault(void *addr, int serious)
 {
+  int write = fault_write;
+  fault_write = 0;
   long pg = dsm__page_of(addr);
   if (pg < 0) {
     DSM__DEBUG("fault at %p outside shared memory", addr);
     return 0;
   }
+  DSM__STAT_INC(fault_signals);
   pthread_mutex_lock(&dsm__mu);
   int prot = dsm__page((uint32_t)pg)->prot;
   pthread_mutex_unlock(&dsm__mu);
   if (prot == DSM__PROT_NONE) {
     DSM__STAT_INC(read_faults);
     dsm__fetch_page((uint32_t)pg);
+    if (write)
+      write_fault((uint32_t)pg);
   } else if (prot == DSM__PROT_READ) {
     write_fault((uint32_t)pg);
   } else {
@@ -104,5 +132,14 @@ void dsm__fault_init(void)
       sa.sa_flags |= SA_ONSTACK;
       sigaction(sigs[i], &sa, NULL);
     }
+  }
+  /* In front of libsigsegv's handler for SIGSEGV: the fault's kind. Same
+   * mask and flags, so it runs on the alternate stack too. */
+  struct sigaction sa;
+  if (sigaction(SIGSEGV, NULL, &sigsegv_next) == 0 && sigsegv_next.sa_handler != SIG_DFL) {
+    sa = sigsegv_next;
+    sa.sa_sigaction = note_fault_kind;
+    sa.sa_flags |= SA_SIGINFO | SA_ONSTACK;
+    sigaction(SIGSEGV, &sa, NULL);
   }
 }

@@ -15,6 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "diff.h"
 #include "dsm_internal.h"
@@ -77,17 +78,41 @@ dsm__interval_t *dsm__interval_get(uint32_t proc, uint32_t idx)
 
 /* ---- twins ----------------------------------------------------------------------- */
 
-/* Twins come and go with every interval; a free list of them saves a
- * malloc/free pair per write fault (kept small: what one interval used). */
+/* Twins come and go with every interval. Fresh memory costs a kernel page
+ * fault per page at its first touch (tens of microseconds on a
+ * paravirtualised guest: more than the fault that asked for the twin), so
+ * twins are carved from chunks that one mmap populates, and a freed twin
+ * goes back on a free list, never to the system: the pool is as large as
+ * the most pages this process has had written at once. Under dsm__mu. */
+#define TWIN_CHUNK 64
 static uint8_t **twin_pool;
-static size_t ntwin_pool, twin_pool_cap;
+static size_t ntwin_pool, twin_pool_cap, twins_made;
+
+static void twin_pool_room(size_t n)
+{
+  if (n <= twin_pool_cap)
+    return;
+  size_t cap = twin_pool_cap ? twin_pool_cap : 64;
+  while (cap < n) cap *= 2;
+  uint8_t **np = realloc(twin_pool, cap * sizeof *twin_pool);
+  if (!np) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  twin_pool = np;
+  twin_pool_cap = cap;
+}
 
 uint8_t *dsm__twin_alloc(void)
 {
-  uint8_t *t = ntwin_pool ? twin_pool[--ntwin_pool] : malloc(DSM__PAGE);
-  if (!t) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (!ntwin_pool) {
+    uint8_t *c = mmap(NULL, (size_t)TWIN_CHUNK * DSM__PAGE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (c == MAP_FAILED) dsm__fatal(DSM__EXIT_FATAL, "out of private memory (twins)");
+    twins_made += TWIN_CHUNK;
+    twin_pool_room(twins_made);
+    for (size_t i = TWIN_CHUNK; i-- > 0;)
+      twin_pool[ntwin_pool++] = c + i * DSM__PAGE;
+  }
   dsm__stats_consistency(DSM__PAGE);
-  return t;
+  return twin_pool[--ntwin_pool];
 }
 
 void dsm__twin_free(uint8_t *t)
@@ -95,17 +120,8 @@ void dsm__twin_free(uint8_t *t)
   if (!t)
     return;
   dsm__stats_consistency(-(int64_t)DSM__PAGE);
-  if (ntwin_pool < 256) {
-    if (ntwin_pool == twin_pool_cap) {
-      twin_pool_cap = twin_pool_cap ? 2 * twin_pool_cap : 64;
-      uint8_t **np = realloc(twin_pool, twin_pool_cap * sizeof *twin_pool);
-      if (!np) { free(t); return; }
-      twin_pool = np;
-    }
-    twin_pool[ntwin_pool++] = t;
-  } else {
-    free(t);
-  }
+  DSM__ASSERT(ntwin_pool < twins_made);
+  twin_pool[ntwin_pool++] = t;
 }
 
 /* ---- needs ----------------------------------------------------------------------- */
@@ -163,6 +179,7 @@ int dsm__need_met(const dsm__page_t *p, const uint32_t *pv)
 static void release(dsm__carry_t **carry)
 {
   dsm__hot_scan();
+  dsm__write_ahead_settle();
   if (!dsm__ndirty)
     return;
   uint32_t me = dsm__rank;

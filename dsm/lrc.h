@@ -96,6 +96,15 @@ extern uint32_t *dsm__dirty;
 extern size_t dsm__ndirty;
 void dsm__dirty_add(uint32_t pg);
 
+/* ---- write_ahead.c: write faults that walk forward open the next pages ---------------- */
+
+/* After a write fault opened page pg (homed elsewhere): if the fault
+ * continues a stream, open the pages after it for writing too. */
+void dsm__write_ahead(uint32_t pg);
+/* At the start of a release: pages opened ahead that were not written
+ * leave the written set and are write-protected again. */
+void dsm__write_ahead_settle(void);
+
 /* ---- hot.c: home pages written in every interval -------------------------------------- */
 
 /* At the start of a release: hot pages that changed since the last one go

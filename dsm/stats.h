@@ -20,6 +20,7 @@
   X(reply_resends,      "deferred replies resent until acknowledged")        \
   X(dup_requests,       "duplicate requests answered from the reply cache")  \
   X(bad_datagrams,      "datagrams dropped: wrong key/MAC or malformed")     \
+  X(fault_signals,      "page faults taken by the handler (a write to an invalid page is one)")\
   X(read_faults,        "faults on reads of invalid pages")                  \
   X(write_faults,       "faults on writes")                                  \
   X(twins,              "twins created (writes to pages homed elsewhere)")   \
@@ -42,6 +43,8 @@
   X(exclusive,          "home pages that became exclusive again at a collective")\
   X(diffs_dropped,      "diffs a collective held and dropped: the page moved here")\
   X(hot_pages,          "home pages left writable because every interval writes them")\
+  X(write_ahead,        "pages opened for writing ahead of a stream of write faults")\
+  X(write_ahead_unused, "pages opened ahead and found unwritten at the release")\
   X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \
