@@ -476,10 +476,11 @@ void dsm__home_flush_release(void)
     /* PUSH: seq, count, then per page: pg, pv[nprocs], bytes. The pages
      * are write-protected now (the release just did it), so the copies are
      * the state at this release. */
-    dsm__buf_t b = { 0 };
-    dsm__buf_u32(&b, ++push_seq[r]);
-    dsm__buf_u32(&b, (uint32_t)push_n[r]);
-    uint8_t *at = dsm__buf_grow(&b, one * push_n[r]);
+    size_t len = 8 + one * push_n[r];
+    uint8_t *msg = malloc(len), *at = msg + 8;
+    if (!msg) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    uint32_t head[2] = { ++push_seq[r], (uint32_t)push_n[r] };
+    memcpy(msg, head, 8);
     for (size_t k = 0; k < push_n[r]; k++, at += one) {
       uint32_t pg = push_pages[r][k];
       dsm__page_t *p = dsm__page(pg);
@@ -489,8 +490,7 @@ void dsm__home_flush_release(void)
       p->tainted = 1;     /* the reader will hold this copy */
     }
     DSM__STAT_ADD(pushes_sent, push_n[r]);
-    dsm__tp_send(r, DSM__MSG_PUSH, b.p, b.len);
-    dsm__buf_free(&b);
+    dsm__tp_send_owned(r, DSM__MSG_PUSH, msg, len);
     push_n[r] = 0;
   }
 }

@@ -77,6 +77,11 @@ void dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len, 
 
 void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
 {
+  be()->send(dst, type, dsm__tp_dup(data, len), len);
+}
+
+void dsm__tp_send_owned(unsigned dst, unsigned type, void *data, size_t len)
+{
   be()->send(dst, type, data, len);
 }
 

@@ -106,6 +106,9 @@ void     dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_l
 void     dsm__tp_call_many(dsm__call_t *calls, unsigned n);
 /* One-way, reliable, non-blocking. */
 void     dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len);
+/* The same for a malloc()ed buffer that the transport takes and frees: no
+ * copy of a message of megabytes (a release's pushes). */
+void     dsm__tp_send_owned(unsigned dst, unsigned type, void *data, size_t len);
 
 /* Answer a request (from the handler or later, from any thread). The payload
  * is copied. Answering twice is a bug and aborts. */

@@ -22,7 +22,8 @@ struct dsm__tp_ops {
   void (*shutdown)(void);
   void (*handle)(unsigned type, dsm__handler_t fn);
   void (*call_many)(dsm__call_t *calls, unsigned n);
-  void (*send)(unsigned dst, unsigned type, const void *data, size_t len);
+  /* Takes data, malloc()ed (NULL when len is 0), and frees it when done. */
+  void (*send)(unsigned dst, unsigned type, void *data, size_t len);
   void (*replyv)(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n);
   void (*forward)(dsm__reqh_t h, unsigned dst, const void *data, size_t len);
   void (*broadcast_abort)(const char *reason);
@@ -57,7 +58,7 @@ void dsm__udp_handle(unsigned type, dsm__handler_t fn);
 void dsm__udp_call(unsigned dst, unsigned type, const void *req, size_t req_len,
                    void **reply, size_t *reply_len);
 void dsm__udp_call_many(dsm__call_t *calls, unsigned n);
-void dsm__udp_send(unsigned dst, unsigned type, const void *data, size_t len);
+void dsm__udp_send(unsigned dst, unsigned type, void *data, size_t len);
 void dsm__udp_reply(dsm__reqh_t h, const void *data, size_t len);
 void dsm__udp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n);
 void dsm__udp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len);

@@ -368,7 +368,7 @@ void dsm__udp_call(unsigned dst, unsigned type, const void *req, size_t req_len,
   dsm__tp_call_through(dsm__udp_call_many, dst, type, req, req_len, reply, reply_len);
 }
 
-void dsm__udp_send(unsigned dst, unsigned type, const void *data, size_t len)
+void dsm__udp_send(unsigned dst, unsigned type, void *data, size_t len)
 {
   DSM__ASSERT(dst < U.nprocs && type < DSM__MSG_COUNT && len <= DSM__TP_MAX_MSG);
   pthread_mutex_lock(&U.core.mu);

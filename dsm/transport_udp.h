@@ -241,7 +241,8 @@ struct call *dsm__udp_call_find(uint64_t rid);
 void dsm__udp_reply_transmit(struct dsm__tp_centry *e);
 /* Send e's forwarded request to its target; again: a duplicate asked. */
 void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again);
-void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, const void *data, size_t len);
+/* Takes data (malloc()ed, NULL when len is 0). */
+void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t len);
 /* A request to ourselves, queued for the thread serving the service socket. */
 void dsm__udp_local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_t rid,
                             int oneway, unsigned hops, const void *data, size_t len);

@@ -73,15 +73,15 @@ void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void
     dsm__udp_xfer_start(x, 1);
 }
 
-void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, const void *data, size_t len)
+void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t len)
 {
   uint64_t rid = U.core.next_rid++;
   if (dst == U.self) {
     dsm__udp_local_enqueue(U.self, U.self, type, rid, 1, 0, data, len);
+    free(data);
   } else {
-    uint8_t *copy = dsm__tp_dup(data, len);
-    struct xfer *x = dsm__udp_xfer_new(dst, K_REQ, type, F_ONEWAY, U.self, rid, copy, len);
-    x->owned = copy;
+    struct xfer *x = dsm__udp_xfer_new(dst, K_REQ, type, F_ONEWAY, U.self, rid, data, len);
+    x->owned = data;
     dsm__udp_own_add(x);
     DSM__STAT_MSG(sent, type, len);
     DSM__STAT_REQ(type);

@@ -205,7 +205,7 @@ static void v_event_fire(dsm__tp_event_t *e)
   pthread_mutex_unlock(&V.core.mu);
 }
 
-static void v_send(unsigned dst, unsigned type, const void *data, size_t len)
+static void v_send(unsigned dst, unsigned type, void *data, size_t len)
 {
   DSM__ASSERT(dst < V.nprocs && type < DSM__MSG_COUNT && len <= DSM__TP_MAX_MSG);
   pthread_mutex_lock(&V.core.mu);
@@ -215,8 +215,7 @@ static void v_send(unsigned dst, unsigned type, const void *data, size_t len)
     DSM__STAT_MSG(sent, type, len);
     DSM__STAT_REQ(type);
   }
-  dsm__verbs_enqueue(dst, V_REQ, type, F_ONEWAY, V.self, V.core.next_rid++,
-                     dsm__tp_dup(data, len), len);
+  dsm__verbs_enqueue(dst, V_REQ, type, F_ONEWAY, V.self, V.core.next_rid++, data, len);
   pthread_mutex_unlock(&V.core.mu);
 }
 
