@@ -52,7 +52,7 @@ static size_t hot_max(void)
 {
   static long max = -1;
   if (max < 0)
-    max = dsm__env_long("DSM_HOT_PAGES", 1024, 0, 1 << 20);
+    max = dsm__env_long("DSM_HOT_PAGES", 16384, 0, 1 << 20);
   return (size_t)max;
 }
 
