@@ -129,6 +129,7 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_cond_signal(const char *, __INT64_TYPE__, const char *);\n"
     "void __ompdsm_cond_broadcast(const char *, __INT64_TYPE__, const char *);\n"
     "void __ompdsm_reduce(void *, const void *, __SIZE_TYPE__, int, int);\n"
+    "void __ompdsm_reduce_join(void *, const void *, __SIZE_TYPE__, int, int);\n"
     "void *__ompdsm_malloc(__SIZE_TYPE__);\n"
     "void *__ompdsm_calloc(__SIZE_TYPE__, __SIZE_TYPE__);\n"
     "void *__ompdsm_realloc(void *, __SIZE_TYPE__);\n"

@@ -197,6 +197,8 @@ struct Omp {
   Span num_threads, if_expr, chunk;
   int sched;                     /* OMPDSM_SCHED_*, -1 unset */
   int collapse, ordered, nowait;
+  int ends_region;               /* the worksharing half of a combined construct: its
+                                    end is the region's join, which carries reductions */
   char *name;                    /* critical name; sema/cond name */
   char *spelled;                 /* the directive's words, for notes */
   int ext;                       /* has simd/target/teams/distribute/loop words */
@@ -250,7 +252,7 @@ typedef struct Priv { VarClause *v; char ptr[48]; } Priv;
 char *captured_decl(Sym *s, const char *name, char **dims);
 const char *red_identity(int op, const char *orig_ptr, const char *name);
 int  privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max);
-void privs_close(Out *o, Priv *pv, int n, const char *last_flag);
+void privs_close(Out *o, Priv *pv, int n, const char *last_flag, int at_join);
 
 /* ---- omp_worksharing.c ---- */
 typedef struct Loop { Sym *var; int var_tok; Span lb, ub, step; int op; int step_neg; Node *body; int decl; } Loop;

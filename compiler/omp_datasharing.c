@@ -79,7 +79,7 @@ int privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max)
   return n;
 }
 
-void privs_close(Out *o, Priv *pv, int n, const char *last_flag)
+void privs_close(Out *o, Priv *pv, int n, const char *last_flag, int at_join)
 {
   for (int i = 0; i < n; i++) {
     VarClause *v = pv[i].v;
@@ -87,7 +87,8 @@ void privs_close(Out *o, Priv *pv, int n, const char *last_flag)
     if ((v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST) && last_flag)
       gen(o, " if (%s) __builtin_memcpy(%s, &%s, sizeof %s);", last_flag, pv[i].ptr, nm, nm);
     if (v->kind == DS_REDUCTION)
-      gen(o, " __ompdsm_reduce(%s, &%s, 1, __OMPDSM_TC(%s), %d);", pv[i].ptr, nm, nm, v->op);
+      gen(o, " __ompdsm_reduce%s(%s, &%s, 1, __OMPDSM_TC(%s), %d);", at_join ? "_join" : "",
+          pv[i].ptr, nm, nm, v->op);
   }
 }
 

@@ -69,6 +69,7 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   if (combined) {
     inner.kind = om->kind == OMP_PARALLEL_FOR ? OMP_FOR : OMP_SECTIONS;
     inner.nowait = 1;    /* the join ends the region */
+    inner.ends_region = 1;
     VarClause **pi = &inner.vars, **pp = &par.vars;
     for (VarClause *v = om->vars; v; v = v->next) {
       VarClause *c = xcalloc(1, sizeof *c);
@@ -196,7 +197,7 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   pop();
   for (Cap *c = caps; c; c = c->next)
     if (c->kind == DS_REDUCTION)
-      gen(R, " __ompdsm_reduce(__ompdsm_r_%s, &%s, 1, __OMPDSM_TC(%s), %d);", c->sym->name, c->sym->name, c->sym->name, c->op);
+      gen(R, " __ompdsm_reduce_join(__ompdsm_r_%s, &%s, 1, __OMPDSM_TC(%s), %d);", c->sym->name, c->sym->name, c->sym->name, c->op);
   gen(R, " }\n");
   char *text = out_take(R);
   fputs(text, prelude->f);

@@ -170,7 +170,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
         gen(o, " if (__ompdsm_last%d) %s = (__typeof__(%s))(__ompdsm_lb%d_0 + __ompdsm_cnt%d_0 * __ompdsm_st%d_0);", id, L[d].var->name, L[d].var->name, id, id, id);
   char lf[32];
   snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
-  privs_close(o, pv, np, lf);
+  privs_close(o, pv, np, lf, om->ends_region);
   gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
   o->need_mark = 1;
 }
@@ -203,7 +203,7 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
   gen(o, " } }");
   char lf[32];
   snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
-  privs_close(o, pv, np, lf);
+  privs_close(o, pv, np, lf, om->ends_region);
   gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
   o->need_mark = 1;
 }
@@ -291,7 +291,7 @@ void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx)
   o->need_mark = 1;
   if (n->body) lower_range(o, n->body->ft, n->body->lt, c);
   pop();
-  privs_close(o, pv, np, "1");
+  privs_close(o, pv, np, "1", om->ends_region);
   gen(o, " }");
   o->need_mark = 1;
 }

@@ -106,6 +106,11 @@ enum { OMPDSM_T_CHAR, OMPDSM_T_SCHAR, OMPDSM_T_UCHAR, OMPDSM_T_SHORT, OMPDSM_T_U
  * as OpenMP says (with nowait: after the next barrier), so no second
  * barrier follows here. */
 void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, int op);
+/* The same at the end of a parallel region (its own reduction clause, or
+ * that of a worksharing construct combined with it): the partials ride in
+ * the region's JOIN messages and the master folds the combined value in
+ * when the join is complete, so the reduction costs no message of its own. */
+void __ompdsm_reduce_join(void *shared, const void *partial, size_t count, int type, int op);
 
 /* ---- data placement -------------------------------------------------------- */
 /* malloc family, rewritten by ompdsmcc to these in translated units. */

@@ -8,6 +8,8 @@
  * new records, and the slaves learn the others' writes with the next fork.
  * The master answers every JOIN once all are in, with what the protocol
  * concluded from the region (dsm/collective.c: pages whose home moves).
+ * A JOIN also carries the slave's partials of the region's reductions, which
+ * the master folds into the shared variables when the join is complete.
  * Slaves wait for forks in dsm_serve_forks, blocked on a condition variable.
  * A FORK with no function tells them the master is exiting.
  */
@@ -38,6 +40,15 @@ static dsm__reqh_t *join_h;        /* master: their handles, answered at the joi
 static uint32_t **peer_known;      /* master: what each slave is known to hold */
 static int in_region;
 
+/* Reductions that ride in the join. Every member of the team records its
+ * partials in the same order (the compiler emits the calls); a slave sends
+ * them in its JOIN, the master keeps its own and the shared variables. */
+static dsm__buf_t red_mine;        /* per reduction: type, op, count (u64), bytes */
+static uint32_t red_n;
+static void **red_shared;          /* master: where each result goes */
+static uint8_t **red_in;           /* master: each slave's block, from its JOIN */
+static size_t *red_in_len;
+
 static void on_fork(const dsm__msg_t *m)
 {
   uint8_t *copy = malloc(m->len ? m->len : 1);
@@ -65,6 +76,15 @@ static void on_join(const dsm__msg_t *m)
   if (m->origin == 0 || m->origin >= dsm__nprocs || dsm__vt_decode(&r, peer_known[m->origin]) < 0 ||
       dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
+  uint32_t rlen = dsm__rd_u32(&r);
+  const void *red = dsm__rd_take(&r, rlen);
+  if (r.bad)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
+  free(red_in[m->origin]);
+  red_in[m->origin] = rlen ? malloc(rlen) : NULL;
+  if (rlen && !red_in[m->origin]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (rlen) memcpy(red_in[m->origin], red, rlen);
+  red_in_len[m->origin] = rlen;
   dsm__coll_note(m->origin, r.p + r.off, r.len - r.off);
   join_h[joins++] = dsm__reqh(m);
   dsm__tp_event_fire(&join_ev);
@@ -76,7 +96,10 @@ void dsm__forkjoin_init(void)
   dsm__team = dsm__nprocs;
   peer_known = calloc(dsm__nprocs, sizeof *peer_known);
   join_h = calloc(dsm__nprocs, sizeof *join_h);
-  if (!peer_known || !join_h) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  red_in = calloc(dsm__nprocs, sizeof *red_in);
+  red_in_len = calloc(dsm__nprocs, sizeof *red_in_len);
+  if (!peer_known || !join_h || !red_in || !red_in_len)
+    dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   for (unsigned s = 0; s < dsm__nprocs; s++)
     peer_known[s] = calloc(dsm__nprocs, sizeof(uint32_t));
   dsm__tp_handle(DSM__MSG_FORK, on_fork);
@@ -173,6 +196,69 @@ void dsm_fork(void (*fn)(void *), void *arg, size_t arg_size)
   dsm__fork_team(fn, arg, arg_size, dsm__nprocs);
 }
 
+/* Master, after the join's acquire (the shared variables may fault, so no
+ * lock is held): each reduction's partials in rank order, folded into its
+ * shared variable. */
+static void fold_reductions(void)
+{
+  dsm__rd_t mine = dsm__rd(red_mine.p, red_mine.len), in[DSM__MAX_PROCS];
+  for (unsigned s = 1; s < dsm__team; s++)
+    in[s] = dsm__rd(red_in[s], red_in_len[s]);
+  for (uint32_t k = 0; k < red_n; k++) {
+    uint32_t type = dsm__rd_u32(&mine), op = dsm__rd_u32(&mine);
+    uint64_t count = dsm__rd_u64(&mine);
+    size_t bytes = dsm__red_size((int)type) * count;
+    const void *own = dsm__rd_take(&mine, bytes);
+    uint8_t *acc = malloc(bytes ? bytes : 1);
+    if (!acc) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    memcpy(acc, own, bytes);
+    for (unsigned s = 1; s < dsm__team; s++) {
+      uint32_t t = dsm__rd_u32(&in[s]), o = dsm__rd_u32(&in[s]);
+      uint64_t c = dsm__rd_u64(&in[s]);
+      const void *x = dsm__rd_take(&in[s], bytes);
+      if (in[s].bad || t != type || o != op || c != count)
+        dsm__fatal(DSM__EXIT_FATAL, "rank %u joined with reduction %u unlike the master's "
+                   "(type %u/%u, operator %u/%u, %llu/%llu values)", s, k, t, type, o, op,
+                   (unsigned long long)c, (unsigned long long)count);
+      if (dsm__red_combine((int)type, (int)op, acc, x, count) < 0)
+        dsm__fatal(DSM__EXIT_FATAL, "reduction operator %u does not apply to type %u", op, type);
+    }
+    if (dsm__red_combine((int)type, (int)op, red_shared[k], acc, count) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "reduction operator %u does not apply to type %u", op, type);
+    free(acc);
+  }
+  for (unsigned s = 1; s < dsm__team; s++)
+    if (in[s].off != in[s].len)
+      dsm__fatal(DSM__EXIT_FATAL, "rank %u joined with more reductions than the master's %u",
+                 s, red_n);
+  red_mine.len = 0;
+  red_n = 0;
+}
+
+void dsm__join_reduce(void *shared, const void *partial, size_t count, int type, int op)
+{
+  size_t bytes = dsm__red_size(type) * count;
+  if (!bytes)
+    dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", type);
+  if (!in_region || dsm__team <= 1 || dsm__nprocs == 1) {
+    if (dsm__red_combine(type, op, shared, partial, count) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "reduction operator %d does not apply to type %d", op, type);
+    return;
+  }
+  /* The partial may sit on the shared stack: copy it before any lock. */
+  dsm__buf_u32(&red_mine, (uint32_t)type);
+  dsm__buf_u32(&red_mine, (uint32_t)op);
+  dsm__buf_u64(&red_mine, count);
+  dsm__buf_put(&red_mine, partial, bytes);
+  if (dsm__rank == 0) {
+    void **ns = realloc(red_shared, (red_n + 1) * sizeof *red_shared);
+    if (!ns) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    red_shared = ns;
+    red_shared[red_n] = shared;
+  }
+  red_n++;
+}
+
 static void join_impl(void *unused)
 {
   pthread_mutex_lock(&dsm__mu);
@@ -204,6 +290,7 @@ static void join_impl(void *unused)
     dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
   pthread_mutex_unlock(&dsm__mu);
   dsm__buf_free(&coll);
+  fold_reductions();
 }
 
 void dsm_join(void)
@@ -287,6 +374,10 @@ int dsm_serve_forks(void)
     dsm__vt_encode(&b, dsm__known);
     dsm__own_intervals_encode(&b, dsm__barrier_own_sent());
     dsm__barrier_set_own_sent(dsm__known[dsm__rank]);
+    dsm__buf_u32(&b, (uint32_t)red_mine.len);
+    dsm__buf_put(&b, red_mine.p, red_mine.len);
+    red_mine.len = 0;
+    red_n = 0;
     dsm__coll_arrive_encode(&b);
     pthread_mutex_unlock(&dsm__mu);
     void *dep = NULL;

@@ -519,6 +519,14 @@ void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, 
   free(combined);
 }
 
+void __ompdsm_reduce_join(void *shared, const void *partial, size_t count, int type, int op)
+{
+  if (active && num_threads > 1)
+    dsm__join_reduce(shared, partial, count, type, op);
+  else
+    __ompdsm_reduce(shared, partial, count, type, op);
+}
+
 /* ---- the heap ---------------------------------------------------------------------------- */
 
 void *__ompdsm_malloc(size_t size) { return dsm__started ? dsm_malloc(size) : malloc(size); }

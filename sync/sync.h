@@ -55,5 +55,10 @@ void dsm__barrier_red(unsigned id, dsm__red_t *red);
 size_t dsm__red_size(int type);
 /* acc = acc op x, elementwise; returns -1 for an operator the type lacks. */
 int dsm__red_combine(int type, int op, void *acc, const void *x, size_t count);
+/* A reduction carried by the join that ends the current region
+ * (forkjoin.c): every member calls it with its partial, in the same order;
+ * the master folds the partials, in rank order, into *shared when the join
+ * is complete. */
+void dsm__join_reduce(void *shared, const void *partial, size_t count, int type, int op);
 
 #endif
