@@ -427,9 +427,13 @@ static int bench_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
   /* One page per cold miss, so the page-fetch figure is one page's cost;
-   * and no pushes, so that a refresh is a real round trip. */
+   * no pushes, so that a refresh is a real round trip; and no write-ahead,
+   * so that the write-fault figure is one fault per page (the benchmark
+   * writes its pages in order, which write-ahead would turn into a fault
+   * per run of 16). */
   setenv("DSM_PREFETCH", "1", 0);
   setenv("DSM_PUSH", "0", 0);
+  setenv("DSM_WRITE_AHEAD", "0", 0);
   dsm__tp_handle(DSM__MSG_PING, on_bench_ping);
   dsm_main(bench_main, argc, argv);
 }
