@@ -20,11 +20,11 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <ucontext.h>
 #include <sigsegv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 
 #include "dsm_internal.h"
 #include "lrc.h"

@@ -245,7 +245,6 @@ void dsm__join_reduce(void *shared, const void *partial, size_t count, int type,
       dsm__fatal(DSM__EXIT_FATAL, "reduction operator %d does not apply to type %d", op, type);
     return;
   }
-  /* The partial may sit on the shared stack: copy it before any lock. */
   dsm__buf_u32(&red_mine, (uint32_t)type);
   dsm__buf_u32(&red_mine, (uint32_t)op);
   dsm__buf_u64(&red_mine, count);
