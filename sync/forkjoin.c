@@ -209,17 +209,19 @@ static void fold_reductions(void)
     uint64_t count = dsm__rd_u64(&mine);
     size_t bytes = dsm__red_size((int)type) * count;
     const void *own = dsm__rd_take(&mine, bytes);
-    uint8_t *acc = malloc(bytes ? bytes : 1);
+    /* Partials sit unaligned in the messages: combined from aligned copies. */
+    uint8_t *acc = malloc(bytes ? 2 * bytes : 1), *x = acc + bytes;
     if (!acc) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     memcpy(acc, own, bytes);
     for (unsigned s = 1; s < dsm__team; s++) {
       uint32_t t = dsm__rd_u32(&in[s]), o = dsm__rd_u32(&in[s]);
       uint64_t c = dsm__rd_u64(&in[s]);
-      const void *x = dsm__rd_take(&in[s], bytes);
+      const void *theirs = dsm__rd_take(&in[s], bytes);
       if (in[s].bad || t != type || o != op || c != count)
         dsm__fatal(DSM__EXIT_FATAL, "rank %u joined with reduction %u unlike the master's "
                    "(type %u/%u, operator %u/%u, %llu/%llu values)", s, k, t, type, o, op,
                    (unsigned long long)c, (unsigned long long)count);
+      memcpy(x, theirs, bytes);
       if (dsm__red_combine((int)type, (int)op, acc, x, count) < 0)
         dsm__fatal(DSM__EXIT_FATAL, "reduction operator %u does not apply to type %u", op, type);
     }
