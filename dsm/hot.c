@@ -7,8 +7,10 @@
  * page, because a TLB flush on a paravirtualised guest is a hypercall; a
  * stencil's boundary row pays that every sweep, more than its barrier.
  *
- * A home page written again within HOT_IDLE intervals of its last write
- * (a stencil alternating two grids writes each row every other sweep)
+ * A home page written again within HOT_IDLE (8) intervals of its last
+ * write (a stencil alternating two grids writes each row every other sweep;
+ * the master of an OpenMP program makes an interval at the join of each of
+ * its regions, and fft3d's writes a page in one of about six per step)
  * turns *hot*: at the release it keeps its protection (writable) and its
  * twin, which is refreshed to the page as released. The page stays marked
  * as written in the open interval (p->dirty), so everything that must not
@@ -42,7 +44,7 @@
 #include "lrc.h"
 #include "onesided.h"
 
-#define HOT_IDLE 3
+#define HOT_IDLE 8
 #define HOT_IDLE_SCANS 16
 
 static uint32_t *hot;          /* the hot pages; p->hot_at is a page's index */
