@@ -233,6 +233,10 @@ void dsm__coll_arrive_encode(dsm__buf_t *b)
   dsm__buf_u32(b, dsm__vt[dsm__rank]);
   dsm__push_told_encode(b);
   took_encode(b);
+  if (dsm__rank != 0)
+    dsm__push_ride_put(b, 0);
+  else
+    dsm__buf_u32(b, 0);
 }
 
 static void bad_arrival(unsigned rank) __attribute__((noreturn));
@@ -279,7 +283,7 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
     for (uint32_t pg = tfirst; pg < tfirst + count; pg++)
       map_put(&takers, pg, rank);
   }
-  if (r.off != r.len)
+  if (dsm__push_ride_take(rank, &r) < 0 || r.off != r.len)
     bad_arrival(rank);
 }
 
@@ -350,9 +354,10 @@ int dsm__coll_depart_pushes(dsm__rd_t *r)
   return 0;
 }
 
-void dsm__coll_release(void)
+void dsm__coll_release(unsigned team)
 {
   dsm__home_hold_diffs();
+  dsm__push_ride_begin(team);
   dsm__release();
 }
 
@@ -408,6 +413,7 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
     }
   }
   dsm__home_send_held();
+  dsm__push_ride_end();
   return 0;
 }
 

@@ -73,22 +73,23 @@ static void push_drop(struct pushed **pp)
   dsm__stats_consistency(-(int64_t)(sizeof *x + dsm__nprocs * 4));
 }
 
-/* PUSH: seq, count, then per page: pg, pv[nprocs], bytes. */
-static void on_push(const dsm__msg_t *m)
+/* PUSH: seq, count, then per page: pg, pv[nprocs], bytes. With dsm__mu
+ * held. -1: malformed. */
+static int push_take(unsigned h, const void *data, size_t len)
 {
-  dsm__rd_t r = dsm__rd(m->data, m->len);
+  dsm__rd_t r = dsm__rd(data, len);
   uint32_t seq = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
   size_t one = 4 + dsm__nprocs * 4 + DSM__PAGE;
+  if (r.bad || h >= dsm__nprocs || count > (r.len - r.off) / one)
+    return -1;
   const uint8_t *body = dsm__rd_take(&r, one * count);
-  if (r.bad || r.off != r.len || m->origin >= dsm__nprocs)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed PUSH from rank %u", m->origin);
-  unsigned h = m->origin;
-  pthread_mutex_lock(&dsm__mu);
+  if (r.bad || r.off != r.len)
+    return -1;
   for (uint32_t k = 0; k < count; k++, body += one) {
     uint32_t pg;
     memcpy(&pg, body, 4);
     if (pg >= dsm__npages)
-      dsm__fatal(DSM__EXIT_FATAL, "malformed PUSH from rank %u", h);
+      return -1;
     struct pushed **pp = push_slot(pg), *x = *pp;
     /* One-way messages can overtake each other: keep the newest. */
     if (x && x->home == h && x->seq > seq)
@@ -109,7 +110,24 @@ static void on_push(const dsm__msg_t *m)
   push_got[h]++;
   if (push_waiting && push_got[h] >= push_want[h])
     dsm__tp_event_fire(&push_ev);
+  return 0;
+}
+
+static void on_push(const dsm__msg_t *m)
+{
+  pthread_mutex_lock(&dsm__mu);
+  if (push_take(m->origin, m->data, m->len) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PUSH from rank %u", m->origin);
   pthread_mutex_unlock(&dsm__mu);
+}
+
+int dsm__push_ride_take(unsigned from, dsm__rd_t *r)
+{
+  uint32_t len = dsm__rd_u32(r);
+  const void *data = dsm__rd_take(r, len);
+  if (r->bad)
+    return -1;
+  return len ? push_take(from, data, len) : 0;
 }
 
 void dsm__push_expect(unsigned src, uint32_t seq)

@@ -62,10 +62,7 @@ struct held_req {
 
 static pthread_cond_t home_cv = PTHREAD_COND_INITIALIZER;   /* a diff was applied */
 
-/* Release side: what this process sends at a release. */
-static dsm__buf_t *diff_out;     /* [home]: DIFF payload being built */
-static uint32_t *diff_count;     /* [home]: pages in it */
-static uint32_t *diff_seq;       /* [home]: DIFF messages sent so far */
+/* Release side: what this process sends as a home at a release. */
 static uint32_t **push_pages;    /* [reader]: pages to push */
 static size_t *push_n, *push_cap;
 static uint32_t *push_seq;       /* [reader]: PUSH messages sent so far */
@@ -129,6 +126,15 @@ static int serve(uint32_t pg, dsm__page_t *p, unsigned reader)
   return was_excl;
 }
 
+/* Under AddressSanitizer the application's view holds poisoned bytes (the
+ * redzones of the master's stack frames and of globals), which a copy of
+ * the whole page would trip on; the system view has none. */
+#if defined(__SANITIZE_ADDRESS__)
+#define APP_VIEW_COPIES 0
+#else
+#define APP_VIEW_COPIES 1
+#endif
+
 /* PAGE request: epoch, count, then per page: pg, nneed, (proc, idx)[nneed].
  * Returns 1 when answered, 0 when it must wait (diffs or epoch). */
 static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, size_t len)
@@ -174,22 +180,30 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   dsm__prot_flush();
   for (uint32_t k = 0; k < nexcl; k++)
     dsm__os_home_end(was_excl[k]);
-  size_t one = dsm__nprocs * 4 + DSM__PAGE;
-  uint8_t *out = xcalloc(count, one);
+  /* The reply is gathered straight from the pages (the transport copies it
+   * once, into the reply it keeps for retransmission). A page readable in
+   * the application's view is read there: the application wrote it through
+   * that view, so those mappings exist, where the system view's may not
+   * yet (a kernel page fault per page on first use). */
+  static const uint32_t zeros[DSM__MAX_PROCS];
+  const void *bufs[128];
+  size_t lens[128];
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
     r.off += (size_t)nneed * 8;
     dsm__page_t *p = dsm__page(pg);
-    if (p->pv)
-      memcpy(out + one * k, p->pv, dsm__nprocs * 4);
+    bufs[2 * k] = p->pv ? p->pv : zeros;
+    lens[2 * k] = dsm__nprocs * 4;
     /* Written in our open interval: the twin is the page as of our last
      * release, which is what pv says it holds. */
-    memcpy(out + one * k + dsm__nprocs * 4, p->dirty ? p->twin : dsm__page_sys(pg), DSM__PAGE);
+    bufs[2 * k + 1] = p->dirty ? (const void *)p->twin
+                      : APP_VIEW_COPIES && p->prot != DSM__PROT_NONE ? (const void *)dsm__page_addr(pg)
+                      : (const void *)dsm__page_sys(pg);
+    lens[2 * k + 1] = DSM__PAGE;
     dsm__os_home_served(pg);
   }
   /* Reply outside dsm__mu would be nicer, but the reply is only queued. */
-  dsm__tp_reply(*h, out, one * count);
-  free(out);
+  dsm__tp_replyv(*h, bufs, lens, 2 * count);
   return 1;
 }
 
@@ -392,6 +406,34 @@ void dsm__home_wait(uint32_t pg)
 
 /* ---- the release -------------------------------------------------------------------------- */
 
+/* Pushes made by a collective's release ride in the collective's own
+ * messages, not alone: a non-manager's pushes to the manager (rank 0) go
+ * in its arrival, the manager's pushes to each member in that member's
+ * departure. Nobody can use them before the departure anyway, and on this
+ * kind of machine the message, and above all the wake-up of the thread that
+ * receives it, costs more than the bytes (the stencil's two boundary pages
+ * per sweep: two messages and two wake-ups fewer per barrier of two).
+ * Only small pushes ride: a large one goes at once, so that its transfer
+ * overlaps the wait for the others instead of following it (a transpose
+ * pushes megabytes at a barrier). */
+#define RIDE_PAGES 16
+static int ride_on;
+static unsigned ride_team;
+static struct { uint8_t *msg; size_t len; } *ride;   /* [reader] */
+
+static int rides(unsigned r)
+{
+  if (!ride_on)
+    return 0;
+  return dsm__rank == 0 ? r < ride_team : r == 0;
+}
+
+static void ride_send(unsigned r)
+{
+  dsm__tp_send_owned(r, DSM__MSG_PUSH, ride[r].msg, ride[r].len);
+  ride[r].msg = NULL;
+}
+
 /* DSM_PUSH=0 turns pushes off (for measuring what they bring). */
 static int push_on(void)
 {
@@ -419,56 +461,9 @@ void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx)
   }
 }
 
-/* Diffs of a collective's release: held until its departure says which
- * pages moved here (dsm__home_hold_diffs). */
-static int diff_hold;
-/* A collective holds a DIFF only when it has more pages than this; smaller
- * ones go at once: a page other processes write too is waited for by its
- * readers, and only a process that wrote much alone (the first sweep of a
- * stencil, whose rows then move to it) gains from holding. */
-#define HOLD_OVER_PAGES 16
-
-static void send_diffs(unsigned h)
-{
-  dsm__buf_t *b = &diff_out[h];
-  uint32_t seq = ++diff_seq[h];
-  memcpy(b->p, &seq, 4);
-  memcpy(b->p + 12, &diff_count[h], 4);
-  dsm__tp_send(h, DSM__MSG_DIFF, b->p, b->len);
-  b->len = 0;
-  diff_count[h] = 0;
-}
-
-void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *base,
-                          const uint8_t *diff, size_t len)
-{
-  dsm__buf_t *b = &diff_out[home];
-  uint32_t held_idx = 0;
-  if (b->len)
-    memcpy(&held_idx, b->p + 8, 4);
-  if (b->len && held_idx != idx)
-    send_diffs((unsigned)home);    /* held from an earlier interval: one idx per message */
-  if (!b->len) {
-    dsm__buf_u32(b, 0);            /* seq, set when sent */
-    dsm__buf_u32(b, dsm__epoch);
-    dsm__buf_u32(b, idx);
-    dsm__buf_u32(b, 0);            /* count */
-  }
-  dsm__buf_u32(b, pg);
-  dsm__buf_u32(b, (uint32_t)len);
-  if (base)
-    dsm__buf_put(b, base, dsm__nprocs * 4);
-  else
-    memset(dsm__buf_grow(b, dsm__nprocs * 4), 0, dsm__nprocs * 4);
-  dsm__buf_put(b, diff, len);
-  diff_count[home]++;
-}
-
 void dsm__home_flush_release(void)
 {
-  for (unsigned h = 0; h < dsm__nprocs; h++)
-    if (diff_out[h].len && (!diff_hold || diff_count[h] <= HOLD_OVER_PAGES))
-      send_diffs(h);
+  dsm__diff_send_release();
   size_t one = 4 + dsm__nprocs * 4 + DSM__PAGE;
   for (unsigned r = 0; r < dsm__nprocs; r++) {
     if (!push_n[r])
@@ -490,50 +485,44 @@ void dsm__home_flush_release(void)
       p->tainted = 1;     /* the reader will hold this copy */
     }
     DSM__STAT_ADD(pushes_sent, push_n[r]);
-    dsm__tp_send_owned(r, DSM__MSG_PUSH, msg, len);
+    size_t push_n_was = push_n[r];
     push_n[r] = 0;
-  }
-}
-
-void dsm__home_hold_diffs(void)
-{
-  diff_hold = 1;
-}
-
-void dsm__home_send_held(void)
-{
-  diff_hold = 0;
-  size_t vt = dsm__nprocs * 4;
-  for (unsigned h = 0; h < dsm__nprocs; h++) {
-    dsm__buf_t *b = &diff_out[h];
-    if (!b->len)
-      continue;
-    /* Entries: pg, len, base[nprocs], diff[len]. Keep those of pages still
-     * homed at h; a page that moved here needs none (our copy is the
-     * master copy now), and h would skip it anyway. */
-    size_t in = 16, out = 16;
-    uint32_t kept = 0;
-    while (in < b->len) {
-      uint32_t pg, len;
-      memcpy(&pg, b->p + in, 4);
-      memcpy(&len, b->p + in + 4, 4);
-      size_t one = 8 + vt + len;
-      if (dsm__page(pg)->home != dsm__rank) {
-        memmove(b->p + out, b->p + in, one);
-        out += one;
-        kept++;
-      } else {
-        DSM__STAT_INC(diffs_dropped);
-      }
-      in += one;
+    if (rides(r) && push_n_was <= RIDE_PAGES) {
+      if (ride[r].msg)
+        ride_send(r);              /* not taken by a collective message: cannot happen */
+      ride[r].msg = msg;
+      ride[r].len = len;
+    } else {
+      dsm__tp_send_owned(r, DSM__MSG_PUSH, msg, len);
     }
-    b->len = out;
-    diff_count[h] = kept;
-    if (kept)
-      send_diffs(h);
-    else
-      b->len = 0;
   }
+}
+
+void dsm__push_ride_begin(unsigned team)
+{
+  ride_on = 1;
+  ride_team = team;
+}
+
+void dsm__push_ride_put(dsm__buf_t *b, unsigned r)
+{
+  if (!ride || !ride[r].msg) {
+    dsm__buf_u32(b, 0);
+    return;
+  }
+  dsm__buf_u32(b, (uint32_t)ride[r].len);
+  dsm__buf_put(b, ride[r].msg, ride[r].len);
+  free(ride[r].msg);
+  ride[r].msg = NULL;
+  DSM__STAT_INC(push_rides);
+}
+
+void dsm__push_ride_end(void)
+{
+  ride_on = 0;
+  for (unsigned r = 0; r < dsm__nprocs; r++)
+    if (ride[r].msg)
+      ride_send(r);
 }
 
 uint32_t dsm__push_sent_to(unsigned r)
@@ -658,14 +647,12 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
 void dsm__home_init(void)
 {
   unsigned n = dsm__nprocs;
-  diff_out = xcalloc(n, sizeof *diff_out);
-  diff_count = xcalloc(n, sizeof *diff_count);
-  diff_seq = xcalloc(n, sizeof *diff_seq);
   push_pages = xcalloc(n, sizeof *push_pages);
   push_n = xcalloc(n, sizeof *push_n);
   push_cap = xcalloc(n, sizeof *push_cap);
   push_seq = xcalloc(n, sizeof *push_seq);
   push_told = xcalloc(n, sizeof *push_told);
+  ride = xcalloc(n, sizeof *ride);
   diff_applied = xcalloc(n, sizeof *diff_applied);
   held_diffs = xcalloc(n, sizeof *held_diffs);
   dsm__tp_handle(DSM__MSG_PAGE, on_page);

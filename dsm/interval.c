@@ -223,15 +223,15 @@ static void release(dsm__carry_t **carry)
       /* Even an empty diff goes home: it moves the home's version past this
        * interval, which readers holding our notice wait for. */
       DSM__ASSERT(p->twin);
-      size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
-      dsm__home_queue_diff(pg, p->home, iv->idx, p->pv, tmp, len);
-      if (carry)
-        dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
-      dsm__twin_free(p->twin);
-      p->twin = NULL;
+      if (carry || !dsm__diff_defer(pg, p, iv->idx)) {
+        size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
+        dsm__diff_queue(pg, p->home, iv->idx, p->pv, tmp, len);
+        if (carry)
+          dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
+        dsm__twin_free(p->twin);
+        p->twin = NULL;
+      }
       dsm__page_pv(p)[me] = iv->idx;
-      DSM__STAT_INC(diffs_created);
-      DSM__STAT_ADD(diff_bytes_created, len);
     }
     /* Write-protected so that a write in the next interval is seen. */
     if (p->prot == DSM__PROT_WRITE)

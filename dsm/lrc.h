@@ -150,21 +150,22 @@ void dsm__home_init(void);
 void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
 /* Send what the release queued: diffs to other homes, pushes to readers. */
 void dsm__home_flush_release(void);
-/* A collective's release holds its diffs to a home when they are many
- * pages: the departure may move those pages here, and then nobody needs
- * them. dsm__home_send_held, after the departure is applied, sends the
- * diffs of the pages that stayed where they were. */
-void dsm__home_hold_diffs(void);
-void dsm__home_send_held(void);
+/* A collective's release (of ranks 0..team-1): its pushes to the manager
+ * (from a member) or to the members (from the manager) wait to ride in the collective's
+ * messages. dsm__push_ride_put appends what rides to r ([len][PUSH
+ * payload], len 0: none) and hands it over; dsm__push_ride_end (after the
+ * departure) sends anything left alone. */
+void dsm__push_ride_begin(unsigned team);
+void dsm__push_ride_put(dsm__buf_t *b, unsigned r);
+void dsm__push_ride_end(void);
+/* The receiving side (fetch.c), with dsm__mu held: take what
+ * dsm__push_ride_put appended, a PUSH from rank `from`. -1: malformed. */
+int dsm__push_ride_take(unsigned from, dsm__rd_t *r);
 /* PUSH messages sent to r so far. */
 uint32_t dsm__push_sent_to(unsigned r);
 /* For a collective arrival: count, then (reader, dsm__push_sent_to(reader))
  * for each reader whose count changed since the last call. */
 void dsm__push_told_encode(dsm__buf_t *b);
-/* Queue this process's diff of a page homed elsewhere (release); base is
- * the version of the copy the twin was taken from (NULL: zeros). */
-void dsm__home_queue_diff(uint32_t pg, int home, uint32_t idx, const uint32_t *base,
-                          const uint8_t *diff, size_t len);
 /* The home's own copy fell behind a notice (acquire): wait for the diff.
  * Without dsm__mu; takes it. */
 void dsm__home_wait(uint32_t pg);
@@ -177,12 +178,33 @@ void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean);
  * exclusive again, unless someone took a copy since our last write. */
 void dsm__home_exclusive(uint32_t pg, dsm__page_t *p);
 
+/* ---- diff_send.c: a writer's diffs to the homes of pages it wrote ------------------------ */
+
+void dsm__diff_send_init(void);
+/* At a release, a written page homed elsewhere, still with its twin:
+ * queue its diff (made from diff[len]; base is the version the twin was
+ * taken from, NULL: zeros) ... */
+void dsm__diff_queue(uint32_t pg, unsigned home, uint32_t idx, const uint32_t *base,
+                     const uint8_t *diff, size_t len);
+/* ... or, inside a collective's release, keep the twin and make the diff
+ * later. Returns 0 when not deferred (the caller queues it); 1: the page
+ * keeps p->twin until the diff is made or dropped. */
+int dsm__diff_defer(uint32_t pg, dsm__page_t *p, uint32_t idx);
+/* The end of every release: make and send what is queued, except a
+ * collective's lists of more than 16 pages to one home, held until its
+ * departure is applied: the departure may move those pages here, and then
+ * no diff is needed. dsm__home_send_held, after the departure, drops those
+ * and sends the rest. */
+void dsm__diff_send_release(void);
+void dsm__home_hold_diffs(void);
+void dsm__home_send_held(void);
+
 /* ---- collective.c: what barriers and joins carry for the protocol -------------------- */
 
 /* Arrival side, first: the release that a collective's arrival is. Its
  * large DIFFs wait for the departure (dsm__home_hold_diffs), which
  * dsm__coll_depart_apply sends them after. */
-void dsm__coll_release(void);
+void dsm__coll_release(unsigned team);
 /* Then this process's contribution, appended to the arrival. */
 void dsm__coll_arrive_encode(dsm__buf_t *b);
 /* This process took a copy of page pg from elsewhere (fetched, pushed,

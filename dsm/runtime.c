@@ -151,6 +151,7 @@ void dsm__runtime_init(void)
   dsm__alloc_init();
   dsm__fault_init();
   dsm__home_init();
+  dsm__diff_send_init();
   dsm__fetch_init();
   dsm__os_init();
   dsm__stats_init();

@@ -36,6 +36,7 @@
   X(local_faults,       "faults served without a message (pushed copies, home)")\
   X(pushes_sent,        "pages pushed by this home to readers at a release") \
   X(pushes_installed,   "pushed copies put to use (readable at once, or touched)")\
+  X(push_rides,         "PUSH messages that rode in a barrier's or join's own messages")\
   X(push_waits,         "acquires that waited for pushes a synchronisation named")\
   X(push_unsubs,        "pushed pages never read: the reader unsubscribed")  \
   X(migrations,         "pages whose home moved to this process")            \

@@ -69,6 +69,7 @@ static void complete(void)
     dsm__buf_u32(&b, (uint32_t)rlen);
     dsm__buf_put(&b, acc, rlen);
     dsm__intervals_encode(&b, arr[r].known);
+    dsm__push_ride_put(&b, r);
     dsm__buf_put(&b, coll.p, coll.len);
     if (arr[r].local) {
       local_reply = b;
@@ -157,7 +158,7 @@ static void barrier_impl(void *arg)
   }
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
-  dsm__coll_release();
+  dsm__coll_release(dsm__team);
   dsm__buf_u32(&b, c->id);
   dsm__buf_u32(&b, dsm__team);
   dsm__buf_u32(&b, (uint32_t)rlen);
@@ -204,7 +205,7 @@ static void barrier_impl(void *arg)
   pthread_mutex_lock(&dsm__mu);
   if (dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
-  if (dsm__coll_depart_pushes(&r) < 0)
+  if (dsm__push_ride_take(0, &r) < 0 || dsm__coll_depart_pushes(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
   pthread_mutex_unlock(&dsm__mu);
   dsm__push_wait();

@@ -263,7 +263,7 @@ void dsm__join_reduce(void *shared, const void *partial, size_t count, int type,
 static void join_impl(void *unused)
 {
   pthread_mutex_lock(&dsm__mu);
-  dsm__coll_release();
+  dsm__coll_release(dsm__team);
   dsm__buf_t mine = { 0 };
   dsm__coll_arrive_encode(&mine);
   dsm__coll_note(0, mine.p, mine.len);
@@ -277,8 +277,16 @@ static void join_impl(void *unused)
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   dsm__buf_t coll = { 0 };
   dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
-  for (unsigned i = 0; i < joins; i++)
-    dsm__tp_reply(join_h[i], coll.p, coll.len);
+  for (unsigned i = 0; i < joins; i++) {
+    /* What rides to this member first (dsm__push_ride_put), then what
+     * every member gets. */
+    dsm__buf_t ride = { 0 };
+    dsm__push_ride_put(&ride, join_h[i].origin);
+    const void *parts[2] = { ride.p, coll.p };
+    size_t lens[2] = { ride.len, coll.len };
+    dsm__tp_replyv(join_h[i], parts, lens, 2);
+    dsm__buf_free(&ride);
+  }
   joins = 0;
   dsm__rd_t r = dsm__rd(coll.p, coll.len);
   if (dsm__coll_depart_pushes(&r) < 0)
@@ -371,7 +379,7 @@ int dsm_serve_forks(void)
 
     dsm__buf_t b = { 0 };
     pthread_mutex_lock(&dsm__mu);
-    dsm__coll_release();
+    dsm__coll_release(dsm__team);
     dsm__vt_encode(&b, dsm__known);
     dsm__own_intervals_encode(&b, dsm__barrier_own_sent());
     dsm__barrier_set_own_sent(dsm__known[dsm__rank]);
@@ -388,7 +396,8 @@ int dsm_serve_forks(void)
     dsm__coll_lag();
     pthread_mutex_lock(&dsm__mu);
     dsm__rd_t dr = dsm__rd(dep, dep_len);
-    if (dsm__coll_depart_pushes(&dr) < 0 || dsm__coll_depart_apply(&dr) < 0 || dr.off != dr.len)
+    if (dsm__push_ride_take(0, &dr) < 0 || dsm__coll_depart_pushes(&dr) < 0 ||
+        dsm__coll_depart_apply(&dr) < 0 || dr.off != dr.len)
       dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
     pthread_mutex_unlock(&dsm__mu);
     free(dep);
