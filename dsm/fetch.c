@@ -14,14 +14,21 @@
  * installed, readable at once if the pushes of that page have proved
  * useful, else inaccessible, so that its first use is a fault served here
  * without a message. That fault is how we learn the push was useful (and it
- * buys the next PUSH_TRUST installs readable at once); a pushed copy still
- * untouched when the next one arrives means we no longer read the page, and
- * we unsubscribe. So a page read every epoch costs one local fault in
- * PUSH_TRUST + 1 epochs, and one we stopped reading is unsubscribed within
- * as many.
+ * buys the next PUSH_TRUST installs readable at once); PUSH_IDLE_UNSUB
+ * pushed copies in a row that went out of date untouched mean we no longer
+ * read the page, and we unsubscribe. So a page read every epoch costs one
+ * local fault in PUSH_TRUST + 1 epochs, and one we stopped reading is
+ * unsubscribed within PUSH_TRUST + PUSH_IDLE_UNSUB + 1.
  */
 
 #define PUSH_TRUST 7
+/* Pushed copies that went out of date untouched, in a row, before the
+ * reader unsubscribes. Not one: a page its home writes in several
+ * intervals between two reads (an OpenMP program's molecule array, written
+ * by three regions of each time step and read by one) would be
+ * unsubscribed and then fetched at every read, a fault and a round trip
+ * each, where one more push costs neither. */
+#define PUSH_IDLE_UNSUB 3
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -231,8 +238,8 @@ void dsm__push_install(void)
         pp = &x->next;
         continue;
       }
-      if (p->push_idle) {
-        /* The last pushed copy was never read before this one came. */
+      if (p->push_idle >= PUSH_IDLE_UNSUB) {
+        /* The last pushed copies were never read before this one came. */
         if (!unsub) {
           unsub = xcalloc(dsm__nprocs, sizeof *unsub);
           unsub_n = xcalloc(dsm__nprocs, sizeof *unsub_n);
@@ -276,7 +283,7 @@ static uint32_t prefetch_max(void)
 {
   static uint32_t max;
   if (!max)
-    max = (uint32_t)dsm__env_long("DSM_PREFETCH", 16, 1, 64);
+    max = (uint32_t)dsm__env_long("DSM_PREFETCH", 64, 1, 64);
   return max;
 }
 

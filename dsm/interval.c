@@ -281,8 +281,8 @@ void dsm__acquire(void)
         }
         dsm__need_add(pg, p, q, i);
         if (p->valid || p->pushed) {
-          if (p->pushed)
-            p->push_idle = 1;
+          if (p->pushed && p->push_idle < 255)
+            p->push_idle++;
           p->valid = 0;
           p->pushed = 0;
           DSM__STAT_INC(invalidations);

@@ -54,7 +54,7 @@ typedef struct dsm__page {
   uint8_t dirty;       /* in the write-notice list of the open interval */
   uint8_t excl;        /* home: no other copy exists, so writes are not tracked */
   uint8_t pushed;      /* non-home: a pushed copy, installed and not yet touched */
-  uint8_t push_idle;   /* non-home: the last pushed copy went out of date untouched */
+  uint8_t push_idle;   /* non-home: pushed copies that went out of date untouched, in a row */
   uint8_t push_trust;  /* non-home: pushed copies to install readable before the
                           next one is installed inaccessible, to see it used */
   uint8_t queued;      /* in region.c's queue of protection changes ... */
