@@ -126,10 +126,12 @@ static int serve(uint32_t pg, dsm__page_t *p, unsigned reader)
   return was_excl;
 }
 
-/* Under AddressSanitizer the application's view holds poisoned bytes (the
- * redzones of the master's stack frames and of globals), which a copy of
- * the whole page would trip on; the system view has none. */
-#if defined(__SANITIZE_ADDRESS__)
+/* Under the sanitizers the system view is read instead: under
+ * AddressSanitizer the application's view holds poisoned bytes (the
+ * redzones of the master's stack frames and of globals) that a copy of the
+ * whole page would trip on, and ThreadSanitizer cannot see that page
+ * protection orders the application's writes before this read. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define APP_VIEW_COPIES 0
 #else
 #define APP_VIEW_COPIES 1
