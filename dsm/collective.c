@@ -67,13 +67,6 @@ static uint32_t prev_upto[DSM__MAX_PROCS];  /* records everyone held at the last
 struct pmap { uint32_t *key, *val; size_t cap, used; };
 static struct pmap writers, takers;
 
-static void *xcalloc(size_t n, size_t size)
-{
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  return p;
-}
-
 static size_t slot_of(uint32_t pg, size_t cap)
 {
   return ((uint64_t)pg * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
@@ -83,8 +76,8 @@ static void map_grow(struct pmap *m)
 {
   struct pmap o = *m;
   m->cap = o.cap ? 2 * o.cap : 4096;
-  m->key = xcalloc(m->cap, sizeof *m->key);
-  m->val = xcalloc(m->cap, sizeof *m->val);
+  m->key = dsm__xcalloc(m->cap, sizeof *m->key);
+  m->val = dsm__xcalloc(m->cap, sizeof *m->val);
   m->used = 0;
   for (size_t i = 0; i < o.cap; i++)
     if (o.val[i]) {
@@ -309,7 +302,7 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
   size_t n = 0;
   struct run *runs = NULL;
   if (full && writers.used) {
-    runs = xcalloc(writers.used, sizeof *runs);
+    runs = dsm__xcalloc(writers.used, sizeof *runs);
     for (size_t i = 0; i < writers.cap; i++) {
       uint32_t w = writers.val[i];
       if (!w || w == MULTI)

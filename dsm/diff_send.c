@@ -49,23 +49,16 @@ static uint32_t **dfr_base;      /* [home]: their bases, nprocs each */
 static size_t *dfr_n, *dfr_cap;
 static int holding;              /* inside a collective's release */
 
-static void *xcalloc(size_t n, size_t size)
-{
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  return p;
-}
-
 void dsm__diff_send_init(void)
 {
   unsigned n = dsm__nprocs;
-  out = xcalloc(n, sizeof *out);
-  out_count = xcalloc(n, sizeof *out_count);
-  out_seq = xcalloc(n, sizeof *out_seq);
-  dfr = xcalloc(n, sizeof *dfr);
-  dfr_base = xcalloc(n, sizeof *dfr_base);
-  dfr_n = xcalloc(n, sizeof *dfr_n);
-  dfr_cap = xcalloc(n, sizeof *dfr_cap);
+  out = dsm__xcalloc(n, sizeof *out);
+  out_count = dsm__xcalloc(n, sizeof *out_count);
+  out_seq = dsm__xcalloc(n, sizeof *out_seq);
+  dfr = dsm__xcalloc(n, sizeof *dfr);
+  dfr_base = dsm__xcalloc(n, sizeof *dfr_base);
+  dfr_n = dsm__xcalloc(n, sizeof *dfr_n);
+  dfr_cap = dsm__xcalloc(n, sizeof *dfr_cap);
 }
 
 static void send_out(unsigned h)
@@ -117,7 +110,7 @@ static void settle(unsigned h)
 {
   static uint8_t *tmp;
   if (!tmp)
-    tmp = xcalloc(1, dsm__diff_max(DSM__PAGE));
+    tmp = dsm__xcalloc(1, dsm__diff_max(DSM__PAGE));
   for (size_t k = 0; k < dfr_n[h]; k++) {
     uint32_t pg = dfr[h][k].pg;
     dsm__page_t *p = dsm__page(pg);

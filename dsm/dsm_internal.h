@@ -33,6 +33,10 @@ void dsm__fatal(int status, const char *fmt, ...)
 #define DSM__DEBUG(...) do { if (dsm__verbose) { fprintf(stderr, "dsm[%u]: ", dsm__rank); \
     fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
+/* calloc that never returns NULL (out of memory is fatal) nor a
+ * zero-sized block. */
+void *dsm__xcalloc(size_t n, size_t size);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t dsm__now_ns(void);
 

@@ -56,13 +56,6 @@ static uint32_t *push_got, *push_want;
 static int push_waiting;
 static dsm__tp_event_t push_ev = DSM__TP_EVENT_INIT;
 
-static void *xcalloc(size_t n, size_t size)
-{
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  return p;
-}
-
 static struct pushed **push_slot(uint32_t pg)
 {
   struct pushed **pp = &push_tab[(pg * 2654435761u) % PUSH_BUCKETS];
@@ -102,8 +95,8 @@ static int push_take(unsigned h, const void *data, size_t len)
     if (x && x->home == h && x->seq > seq)
       continue;
     if (!x) {
-      x = xcalloc(1, sizeof *x);
-      x->pv = xcalloc(dsm__nprocs, 4);
+      x = dsm__xcalloc(1, sizeof *x);
+      x->pv = dsm__xcalloc(dsm__nprocs, 4);
       x->pg = pg;
       *pp = x;
       npushed++;
@@ -241,8 +234,8 @@ void dsm__push_install(void)
       if (p->push_idle >= PUSH_IDLE_UNSUB) {
         /* The last pushed copies were never read before this one came. */
         if (!unsub) {
-          unsub = xcalloc(dsm__nprocs, sizeof *unsub);
-          unsub_n = xcalloc(dsm__nprocs, sizeof *unsub_n);
+          unsub = dsm__xcalloc(dsm__nprocs, sizeof *unsub);
+          unsub_n = dsm__xcalloc(dsm__nprocs, sizeof *unsub_n);
         }
         if (!unsub[x->home].len) dsm__buf_u32(&unsub[x->home], 0);
         dsm__buf_u32(&unsub[x->home], x->pg);
@@ -427,7 +420,7 @@ void dsm__fetch_page(uint32_t pg)
 
 void dsm__fetch_init(void)
 {
-  push_got = xcalloc(dsm__nprocs, sizeof *push_got);
-  push_want = xcalloc(dsm__nprocs, sizeof *push_want);
+  push_got = dsm__xcalloc(dsm__nprocs, sizeof *push_got);
+  push_want = dsm__xcalloc(dsm__nprocs, sizeof *push_want);
   dsm__tp_handle(DSM__MSG_PUSH, on_push);
 }

@@ -73,13 +73,6 @@ static uint32_t *diff_applied;   /* [writer]: DIFF messages applied so far */
 static struct held_diff **held_diffs;   /* [writer], sorted by seq */
 static struct held_req *held_reqs;
 
-static void *xcalloc(size_t n, size_t size)
-{
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  return p;
-}
-
 static int sub_has(const dsm__page_t *p, unsigned r)
 {
   return p->hi && ((p->hi->subs[r / 64] >> (r % 64)) & 1);
@@ -89,7 +82,7 @@ static void sub_set(dsm__page_t *p, unsigned r, int on)
 {
   if (!p->hi) {
     if (!on) return;
-    p->hi = xcalloc(1, sizeof *p->hi);
+    p->hi = dsm__xcalloc(1, sizeof *p->hi);
   }
   if (on) p->hi->subs[r / 64] |= 1ull << (r % 64);
   else p->hi->subs[r / 64] &= ~(1ull << (r % 64));
@@ -211,10 +204,10 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
 
 static void hold_req(const dsm__reqh_t *h, unsigned origin, const void *data, size_t len)
 {
-  struct held_req *q = xcalloc(1, sizeof *q);
+  struct held_req *q = dsm__xcalloc(1, sizeof *q);
   q->h = *h;
   q->origin = origin;
-  q->data = xcalloc(1, len);
+  q->data = dsm__xcalloc(1, len);
   memcpy(q->data, data, len);
   q->len = len;
   q->next = held_reqs;
@@ -362,9 +355,9 @@ static void on_diff(const dsm__msg_t *m)
     pthread_mutex_unlock(&dsm__mu);
     return;
   }
-  struct held_diff *d = xcalloc(1, sizeof *d);
+  struct held_diff *d = dsm__xcalloc(1, sizeof *d);
   d->seq = seq;
-  d->data = xcalloc(1, m->len);
+  d->data = dsm__xcalloc(1, m->len);
   memcpy(d->data, m->data, m->len);
   d->len = m->len;
   struct held_diff **pp = &held_diffs[w];
@@ -649,14 +642,14 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
 void dsm__home_init(void)
 {
   unsigned n = dsm__nprocs;
-  push_pages = xcalloc(n, sizeof *push_pages);
-  push_n = xcalloc(n, sizeof *push_n);
-  push_cap = xcalloc(n, sizeof *push_cap);
-  push_seq = xcalloc(n, sizeof *push_seq);
-  push_told = xcalloc(n, sizeof *push_told);
-  ride = xcalloc(n, sizeof *ride);
-  diff_applied = xcalloc(n, sizeof *diff_applied);
-  held_diffs = xcalloc(n, sizeof *held_diffs);
+  push_pages = dsm__xcalloc(n, sizeof *push_pages);
+  push_n = dsm__xcalloc(n, sizeof *push_n);
+  push_cap = dsm__xcalloc(n, sizeof *push_cap);
+  push_seq = dsm__xcalloc(n, sizeof *push_seq);
+  push_told = dsm__xcalloc(n, sizeof *push_told);
+  ride = dsm__xcalloc(n, sizeof *ride);
+  diff_applied = dsm__xcalloc(n, sizeof *diff_applied);
+  held_diffs = dsm__xcalloc(n, sizeof *held_diffs);
   dsm__tp_handle(DSM__MSG_PAGE, on_page);
   dsm__tp_handle(DSM__MSG_DIFF, on_diff);
   dsm__tp_handle(DSM__MSG_UNSUB, on_unsub);

@@ -47,6 +47,13 @@ void dsm__fatal(int status, const char *fmt, ...)
   _exit(status);
 }
 
+void *dsm__xcalloc(size_t n, size_t size)
+{
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  return p;
+}
+
 uint64_t dsm__now_ns(void)
 {
   struct timespec ts;
