@@ -37,15 +37,12 @@
 
 #define HOLD_OVER_PAGES 16
 
-struct deferred {
-  uint32_t pg, idx;
-};
-
 static dsm__buf_t *out;          /* [home]: DIFF being built */
 static uint32_t *out_count;      /* [home]: pages in it */
 static uint32_t *out_seq;        /* [home]: DIFF messages sent so far */
-static struct deferred **dfr;    /* [home]: pages whose diff is not made yet */
+static uint32_t **dfr;          /* [home]: pages whose diff is not made yet */
 static uint32_t **dfr_base;      /* [home]: their bases, nprocs each */
+static uint32_t *dfr_idx;        /* [home]: their interval (one per list) */
 static size_t *dfr_n, *dfr_cap;
 static int holding;              /* inside a collective's release */
 
@@ -57,6 +54,7 @@ void dsm__diff_send_init(void)
   out_seq = dsm__xcalloc(n, sizeof *out_seq);
   dfr = dsm__xcalloc(n, sizeof *dfr);
   dfr_base = dsm__xcalloc(n, sizeof *dfr_base);
+  dfr_idx = dsm__xcalloc(n, sizeof *dfr_idx);
   dfr_n = dsm__xcalloc(n, sizeof *dfr_n);
   dfr_cap = dsm__xcalloc(n, sizeof *dfr_cap);
 }
@@ -112,14 +110,14 @@ static void settle(unsigned h)
   if (!tmp)
     tmp = dsm__xcalloc(1, dsm__diff_max(DSM__PAGE));
   for (size_t k = 0; k < dfr_n[h]; k++) {
-    uint32_t pg = dfr[h][k].pg;
+    uint32_t pg = dfr[h][k];
     dsm__page_t *p = dsm__page(pg);
     DSM__ASSERT(p->twin);
     if (p->home == dsm__rank) {
       DSM__STAT_INC(diffs_dropped);
     } else {
       size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
-      put_entry(h, pg, dfr[h][k].idx, dfr_base[h] + k * dsm__nprocs, tmp, len);
+      put_entry(h, pg, dfr_idx[h], dfr_base[h] + k * dsm__nprocs, tmp, len);
       DSM__STAT_INC(diffs_created);
       DSM__STAT_ADD(diff_bytes_created, len);
     }
@@ -145,11 +143,11 @@ int dsm__diff_defer(uint32_t pg, dsm__page_t *p, uint32_t idx)
   if (!holding)
     return 0;
   unsigned h = p->home;
-  if ((dfr_n[h] && dfr[h][0].idx != idx) || (out[h].len && out_idx(h) != idx))
+  if ((dfr_n[h] && dfr_idx[h] != idx) || (out[h].len && out_idx(h) != idx))
     settle(h);
   if (dfr_n[h] == dfr_cap[h]) {
     size_t cap = dfr_cap[h] ? 2 * dfr_cap[h] : 256;
-    struct deferred *nd = realloc(dfr[h], cap * sizeof *nd);
+    uint32_t *nd = realloc(dfr[h], cap * sizeof *nd);
     uint32_t *nb = nd ? realloc(dfr_base[h], cap * dsm__nprocs * sizeof *nb) : NULL;
     if (!nd || !nb) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     dfr[h] = nd;
@@ -157,8 +155,8 @@ int dsm__diff_defer(uint32_t pg, dsm__page_t *p, uint32_t idx)
     dfr_cap[h] = cap;
   }
   size_t k = dfr_n[h]++;
-  dfr[h][k].pg = pg;
-  dfr[h][k].idx = idx;
+  dfr[h][k] = pg;
+  dfr_idx[h] = idx;
   uint32_t *base = dfr_base[h] + k * dsm__nprocs;
   if (p->pv)
     memcpy(base, p->pv, dsm__nprocs * sizeof *base);
