@@ -226,10 +226,7 @@ void dsm__coll_arrive_encode(dsm__buf_t *b)
   dsm__buf_u32(b, dsm__vt[dsm__rank]);
   dsm__push_told_encode(b);
   took_encode(b);
-  if (dsm__rank != 0)
-    dsm__push_ride_put(b, 0);
-  else
-    dsm__buf_u32(b, 0);
+  dsm__push_ride_put(b, 0);     /* the manager's own: nothing rides to itself */
 }
 
 static void bad_arrival(unsigned rank) __attribute__((noreturn));
