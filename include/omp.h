@@ -78,6 +78,11 @@ static inline void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_
   omp_init_nest_lock(lock);
 }
 
+/* Tasks: is the current task final (final clause, or inside one)? The
+ * largest priority clause value the runtime honours. */
+int    omp_in_final(void);
+int    omp_get_max_task_priority(void);
+
 double omp_get_wtime(void);
 double omp_get_wtick(void);
 

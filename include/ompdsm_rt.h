@@ -91,6 +91,41 @@ void __ompdsm_cond_wait(const char *name, int64_t index, const char *lock_name);
 void __ompdsm_cond_signal(const char *name, int64_t index, const char *lock_name);
 void __ompdsm_cond_broadcast(const char *name, int64_t index, const char *lock_name);
 
+/* ---- tasks ------------------------------------------------------------------ */
+/* A task is an outlined function void fn(void *data), like a region body.
+ * data points at an argument block of size bytes that the compiler built on
+ * the encountering thread's stack: the addresses of the task's shared
+ * variables and the values of its firstprivate ones. The runtime copies the
+ * block when the task is created, so the caller may reuse it at once; a task
+ * may run on another process, where the copy travels in a message (the
+ * addresses stay valid there: in a program that uses tasks every stack a
+ * task can see is in shared memory).
+ *
+ * flags: OMPDSM_TASK_UNDEFERRED (if(false): the encountering thread runs it
+ * at once and waits for it; it is still a task with its own children),
+ * OMPDSM_TASK_FINAL (final(true): it and all its descendants run undeferred
+ * and included), OMPDSM_TASK_UNTIED, OMPDSM_TASK_MERGEABLE (hints; accepted).
+ * deps: ndeps entries, in the order the clauses list them. priority is the
+ * priority clause's value (0 without one). */
+enum { OMPDSM_TASK_UNDEFERRED = 1, OMPDSM_TASK_FINAL = 2, OMPDSM_TASK_UNTIED = 4,
+       OMPDSM_TASK_MERGEABLE = 8 };
+enum { OMPDSM_DEP_IN = 1, OMPDSM_DEP_OUT = 2, OMPDSM_DEP_INOUT = 3 };
+typedef struct ompdsm_dep { void *addr; size_t len; int kind; } ompdsm_dep_t;
+void __ompdsm_task(void (*fn)(void *), void *data, size_t size, int flags,
+                   unsigned ndeps, const ompdsm_dep_t *deps, int priority);
+/* taskwait: the current task's children are complete, and their writes
+ * visible to it. */
+void __ompdsm_taskwait(void);
+void __ompdsm_taskyield(void);
+/* taskgroup: at the end, every task created in the group and all of their
+ * descendants are complete. Groups nest. */
+void __ompdsm_taskgroup_start(void);
+void __ompdsm_taskgroup_end(void);
+/* Every translation unit that contains a task construct registers this from
+ * a constructor (all processes run it before main): the runtime then puts
+ * region stacks in shared memory and ends barriers by draining tasks. */
+void __ompdsm_tasks_used(void);
+
 /* ---- reductions ----------------------------------------------------------- */
 enum { OMPDSM_RED_ADD, OMPDSM_RED_MUL, OMPDSM_RED_SUB, OMPDSM_RED_MIN, OMPDSM_RED_MAX,
        OMPDSM_RED_BAND, OMPDSM_RED_BOR, OMPDSM_RED_BXOR, OMPDSM_RED_LAND, OMPDSM_RED_LOR };
