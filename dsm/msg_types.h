@@ -36,7 +36,8 @@
   /* OpenMP runtime */                                                \
   X(LOOP,        "claim chunks of a dynamic/guided loop at rank 0")    \
   X(FLUSH,       "push this process's write notices to a peer")        \
-  X(STDIO,       "a stdio call on a stream another process owns")
+  X(STDIO,       "a stdio call on a stream another process owns")      \
+  X(TASK,        "OpenMP tasks: steal, give, done, and ending a barrier")
 
 enum dsm__msg_type {
 #define DSM__MSG_ENUM(name, desc) DSM__MSG_##name,

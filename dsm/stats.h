@@ -55,6 +55,11 @@
   X(sema_waits,         "semaphore waits")                                   \
   X(cond_waits,         "condition variable waits")                          \
   X(forks,              "parallel regions run")                              \
+  X(tasks,              "OpenMP tasks created in a team of more than one")   \
+  X(tasks_given,        "tasks handed to another process")                   \
+  X(tasks_stolen,       "tasks received from another process")               \
+  X(steal_asks,         "rounds of asking the team for work")                \
+  X(task_phases,        "barriers that first completed the team's tasks")    \
   X(gc_runs,            "garbage collections")                               \
   X(consistency_bytes,  "bytes held now in twins, diffs, intervals, notices")\
   X(consistency_peak,   "peak of consistency_bytes")                         \

@@ -146,9 +146,26 @@ static void fork_impl(void *p)
  * remain shared. */
 static void *region_stack_top;
 
+/* In a program that uses tasks, a task may run on another process and
+ * still name its parent's locals (shared(x) on a local, a pointer to an
+ * alloca'd board): there every process runs region bodies on a stack in
+ * shared memory, carved from its own slice of the heap, so that it is the
+ * page's home and the stack costs nothing until another process reads it. */
+static void *task_stack_top;
+
 static void run_region_body(void (*fn)(void *), void *arg)
 {
-  if (dsm__nprocs > 1 && dsm__is_shared(__builtin_frame_address(0))) {
+  if (dsm__tasks_on()) {
+    if (!task_stack_top) {
+      size_t sz = (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
+      void *st = dsm_malloc(sz);
+      if (!st)
+        dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a %zu MiB region stack in shared "
+                   "memory (DSM_REGION_STACK_MB)", sz >> 20);
+      task_stack_top = (char *)st + sz;
+    }
+    dsm__call_on_stack(fn, arg, task_stack_top);
+  } else if (dsm__nprocs > 1 && dsm__is_shared(__builtin_frame_address(0))) {
     if (!region_stack_top) {
       size_t sz = (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
       void *st = mmap(NULL, sz, PROT_READ | PROT_WRITE,
@@ -373,7 +390,7 @@ int dsm_serve_forks(void)
     free(msg);
     dsm__team = team;
     in_region = 1;
-    fn(copy);
+    run_region_body(fn, copy);
     in_region = 0;
     free(copy);
 

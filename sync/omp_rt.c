@@ -122,7 +122,9 @@ static void region_entry(void *p)
   level++;
   region_seq = h->seq;
   ws_seq = 0;
+  dsm__task_region_begin(h->seq);
   h->fn(h + 1);
+  dsm__task_region_end();     /* the region's closing barrier completes its tasks */
   level--;
   thread_num = saved_tn;
   num_threads = saved_nt;
@@ -142,7 +144,9 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
     thread_num = 0;
     num_threads = 1;
     level++;
+    int tasks_were = dsm__task_suspend();
     fn(data);
+    dsm__task_resume(tasks_were);
     level--;
     thread_num = saved_tn;
     num_threads = saved_nt;
@@ -319,6 +323,7 @@ int __ompdsm_loop_next(int64_t *lo, int64_t *hi)
 
 void __ompdsm_barrier(void)
 {
+  dsm__task_barrier();
   if (active && num_threads > 1)
     dsm__barrier_red(BARRIER_ID, NULL);
 }
@@ -504,6 +509,7 @@ void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, 
   if (!combined) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   if (active && num_threads > 1) {
     dsm__red_t red = { type, op, count, partial, combined };
+    dsm__task_barrier();
     dsm__barrier_red(BARRIER_ID, &red);
   } else {
     memcpy(combined, partial, esz * count);

@@ -61,4 +61,16 @@ int dsm__red_combine(int type, int op, void *acc, const void *x, size_t count);
  * is complete. */
 void dsm__join_reduce(void *shared, const void *partial, size_t count, int type, int op);
 
+/* task.c. In a program that uses tasks (a translation unit registered them
+ * from a constructor), region stacks live in shared memory (dsm__tasks_on),
+ * every region begins and ends with the team's tasks, and every barrier
+ * first completes them. All are no-ops otherwise. */
+void dsm__task_init(void);
+int  dsm__tasks_on(void);
+void dsm__task_region_begin(uint64_t seq);
+void dsm__task_region_end(void);
+void dsm__task_barrier(void);
+int  dsm__task_suspend(void);
+void dsm__task_resume(int was);
+
 #endif

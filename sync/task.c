@@ -1,42 +1,912 @@
 /*
- * task.c — OpenMP tasks (ompdsm_rt.h: __ompdsm_task and friends).
+ * task.c — OpenMP tasks across the processes of a team.
  *
- * First step: every task is included (run at once by the thread that meets
- * it, which OpenMP allows for any task). Children are then complete before
- * their creator goes on, so taskwait and taskgroup have nothing to wait for.
+ * A task is created where it is met and queued in that process's deque of
+ * ready tasks. The process runs its own tasks newest first (the depth-first
+ * order that keeps a recursion's memory small); a process with nothing to
+ * do asks every other member of the team for work (STEAL), and a victim
+ * gives its oldest ready task (the biggest piece of a recursion) in a GIVE.
+ * A victim with nothing to give answers NONE and remembers the thief as
+ * hungry: the next task it creates goes to the thief unasked, so an idle
+ * process waits without asking again and again (no spinning, no polling).
+ *
+ * Consistency (lazy release consistency, docs/protocol.md): a GIVE is a
+ * release by the giver and an acquire by the executor (it carries the
+ * interval records the thief lacks, as a lock grant does), so the task sees
+ * everything its creator wrote before creating it. When a task that ran on
+ * another process ends, the executor releases and sends DONE to the
+ * creator, with the records the creator lacks; the creator applies them
+ * before a taskwait returns or a dependent task starts. The addresses in a
+ * task's argument block are valid everywhere: shared variables are in
+ * shared memory, and in a program that uses tasks the region stacks are too
+ * (forkjoin.c), so a task may write into its parent's frame.
+ *
+ * Requests are answered by the application thread, at task scheduling
+ * points (creating a task, ending one, taskwait, barriers), never by the
+ * service thread: a give needs a release, and only the application thread
+ * can close its interval. A thief therefore waits at most one task body of
+ * the victim for its answer.
+ *
+ * Barriers (and the end of a region) complete every task of the team. A
+ * process at a barrier runs and steals until it has nothing, then reports
+ * IDLE to the team's manager (rank 0) with its counts of tasks created and
+ * finished. A process that receives a task after reporting IDLE reports
+ * BUSY and waits for the manager's answer before running it, so a process
+ * the manager counts idle holds no task. The manager ends the phase (END)
+ * when every member is idle and the counts agree (no task in flight);
+ * then the usual barrier follows. Programs without tasks never get here.
+ *
+ * The task records and queues are private memory, under dsm__mu. The
+ * application thread runs task bodies on its own (region) stack and does
+ * everything else on the library's private stack, as the rest of sync/ does.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dsm_internal.h"
+#include "lrc.h"
 #include "omp.h"
 #include "ompdsm_rt.h"
+#include "runtime.h"
+#include "sync.h"
+#include "transport.h"
 
-static int final_depth;      /* > 0 inside a final task */
-static int tasks_used;
+enum { TK_STEAL = 1, TK_GIVE, TK_NONE, TK_DONE, TK_IDLE, TK_BUSY, TK_END };
 
-void __ompdsm_tasks_used(void) { tasks_used = 1; }
+#define TASK_MAGIC 0x7461736bu
+/* A process that has this many ready tasks runs a new one at once unless
+ * someone is asking for work: deeper queues only cost memory, and the
+ * thieves take the oldest tasks anyway (DSM_TASK_QUEUE). */
+#define QUEUE_DEFAULT 32
+
+typedef struct task task_t;
+
+/* The tasks that depended on one address, among the children of a task. */
+typedef struct dep {
+  uintptr_t addr;
+  task_t *writer;            /* last child with out/inout on it */
+  task_t **readers;          /* children with in on it since that writer */
+  unsigned nreaders, cap;
+  struct dep *next;
+} dep_t;
+
+#define DEP_BUCKETS 64
+
+struct task {
+  uint32_t magic;
+  void (*fn)(void *);
+  void *data;
+  size_t size;
+  task_t *parent;            /* NULL: an implicit task or one received */
+  task_t *prev, *next;       /* ready deque, or the list of given tasks */
+  task_t **succ;             /* siblings that wait for this one (depend) */
+  unsigned nsucc, succ_cap;
+  dep_t **deps;              /* DEP_BUCKETS, for this task's children */
+  unsigned children;         /* created and not finished */
+  unsigned npred;            /* unfinished siblings this one depends on */
+  int refs;
+  uint8_t final, group, finished, foreign, given, queued, inline_wait;
+  uint32_t creator;          /* received: the process to send DONE to */
+  uint64_t cookie;           /* received: the creator's record */
+  uint32_t *creator_vt;      /* received: what the creator knew then */
+};
+
+/* ---- state (under dsm__mu unless said) ---------------------------------------- */
+
+static int tasks_used;                 /* set before main, never changes */
+static task_t *cur;                    /* the task this thread runs (app thread only) */
+static task_t *region_task;            /* the implicit task of the current region */
+static int region_active;              /* team > 1: tasks are deferred */
+static unsigned group_depth;           /* taskgroups open in the current task */
+static long queue_max;
+
+static task_t *rq_old, *rq_new;        /* ready deque: thieves take the oldest */
+static unsigned nready;
+static task_t *given;                  /* our tasks running elsewhere */
+static int need_acquire;               /* records came with a GIVE or DONE */
+static dsm__tp_event_t task_ev = DSM__TP_EVENT_INIT;
+
+/* A phase is the stretch between two barriers of a region; messages name it
+ * so that a late one from an earlier phase is recognised and dropped. */
+static uint64_t epoch;
+static uint64_t spawned, finished;     /* in this region */
+
+/* Thieves that asked us (want) or that we answered NONE (hungry). */
+static uint64_t *want_epoch;
+static uint32_t *want_round;
+static uint32_t *want_vt;              /* nprocs x nprocs */
+static uint8_t *hungry;
+
+/* Our own requests for work. */
+static uint32_t my_round;
+static unsigned round_out;             /* answers still to come */
+static int round_sent, work_since_round;
+
+/* Barrier phase of this process. */
+static int reported_idle, end_seen;
+static uint32_t report_no;
+
+/* Manager (rank 0) of the barrier phase. */
+static uint64_t mg_epoch, mg_ended = UINT64_MAX;
+static uint8_t *mg_idle;
+static uint32_t *mg_report;
+static uint64_t *mg_spawned, *mg_finished;
+
+/* ---- records --------------------------------------------------------------------- */
+
+static task_t *task_new(void)
+{
+  task_t *t = dsm__xcalloc(1, sizeof *t);
+  t->magic = TASK_MAGIC;
+  t->refs = 1;               /* dropped when it finishes */
+  return t;
+}
+
+static void unref(task_t *t);
+
+static void deps_free(task_t *t)
+{
+  if (!t->deps)
+    return;
+  for (unsigned b = 0; b < DEP_BUCKETS; b++) {
+    dep_t *d = t->deps[b];
+    while (d) {
+      dep_t *nx = d->next;
+      if (d->writer) unref(d->writer);
+      for (unsigned i = 0; i < d->nreaders; i++)
+        unref(d->readers[i]);
+      free(d->readers);
+      free(d);
+      d = nx;
+    }
+  }
+  free(t->deps);
+  t->deps = NULL;
+}
+
+static void unref(task_t *t)
+{
+  DSM__ASSERT(t->magic == TASK_MAGIC && t->refs > 0);
+  if (--t->refs > 0)
+    return;
+  deps_free(t);
+  free(t->succ);
+  free(t->data);
+  free(t->creator_vt);
+  t->magic = 0;
+  free(t);
+}
+
+/* ---- the ready deque ------------------------------------------------------------- */
+
+static void rq_push_new(task_t *t)
+{
+  t->queued = 1;
+  t->next = NULL;
+  t->prev = rq_new;
+  if (rq_new) rq_new->next = t; else rq_old = t;
+  rq_new = t;
+  nready++;
+}
+
+static void rq_remove(task_t *t)
+{
+  if (t->prev) t->prev->next = t->next; else rq_old = t->next;
+  if (t->next) t->next->prev = t->prev; else rq_new = t->prev;
+  t->prev = t->next = NULL;
+  t->queued = 0;
+  nready--;
+}
+
+/* ---- dependences (between siblings, at their creator) ------------------------------- */
+
+static void add_edge(task_t *pred, task_t *succ)
+{
+  if (pred->finished || pred == succ)
+    return;
+  if (pred->nsucc && pred->succ[pred->nsucc - 1] == succ)
+    return;
+  if (pred->nsucc == pred->succ_cap) {
+    pred->succ_cap = pred->succ_cap ? 2 * pred->succ_cap : 4;
+    task_t **ns = realloc(pred->succ, pred->succ_cap * sizeof *ns);
+    if (!ns) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    pred->succ = ns;
+  }
+  pred->succ[pred->nsucc++] = succ;
+  succ->npred++;
+  succ->refs++;
+}
+
+static void add_deps(task_t *parent, task_t *t, unsigned ndeps, const ompdsm_dep_t *deps)
+{
+  if (!parent->deps)
+    parent->deps = dsm__xcalloc(DEP_BUCKETS, sizeof *parent->deps);
+  for (unsigned k = 0; k < ndeps; k++) {
+    uintptr_t a = (uintptr_t)deps[k].addr;
+    unsigned b = (unsigned)((a >> 3) ^ (a >> 11)) % DEP_BUCKETS;
+    dep_t *d = parent->deps[b];
+    while (d && d->addr != a)
+      d = d->next;
+    if (!d) {
+      d = dsm__xcalloc(1, sizeof *d);
+      d->addr = a;
+      d->next = parent->deps[b];
+      parent->deps[b] = d;
+    }
+    if (d->writer)
+      add_edge(d->writer, t);
+    if (deps[k].kind == OMPDSM_DEP_IN) {
+      if (d->nreaders == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 4;
+        task_t **nr = realloc(d->readers, d->cap * sizeof *nr);
+        if (!nr) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+        d->readers = nr;
+      }
+      d->readers[d->nreaders++] = t;
+      t->refs++;
+    } else {
+      for (unsigned i = 0; i < d->nreaders; i++) {
+        add_edge(d->readers[i], t);
+        unref(d->readers[i]);
+      }
+      d->nreaders = 0;
+      if (d->writer) unref(d->writer);
+      d->writer = t;
+      t->refs++;
+    }
+  }
+}
+
+/* A task of ours is finished (here, or DONE came): wake what waited for it. */
+static void finish_locked(task_t *t)
+{
+  t->finished = 1;
+  for (unsigned i = 0; i < t->nsucc; i++) {
+    task_t *s = t->succ[i];
+    if (--s->npred == 0 && !s->inline_wait)
+      rq_push_new(s);
+    unref(s);
+  }
+  t->nsucc = 0;
+  if (t->parent) {
+    t->parent->children--;
+    unref(t->parent);
+  }
+  unref(t);
+  dsm__tp_event_fire(&task_ev);
+}
+
+/* ---- giving and asking ------------------------------------------------------------- */
+
+static void send_buf(unsigned to, dsm__buf_t *b)
+{
+  dsm__tp_send(to, DSM__MSG_TASK, b->p, b->len);
+  dsm__buf_free(b);
+}
+
+static void hdr(dsm__buf_t *b, unsigned op)
+{
+  dsm__buf_u32(b, op);
+  dsm__buf_u64(b, epoch);
+}
+
+/* Hand t to process r. A task we received goes on under its creator's name:
+ * its DONE goes there directly. */
+static void give_locked(task_t *t, unsigned r, uint32_t round, int *released)
+{
+  if (!*released) {
+    dsm__release();          /* what the task may read goes with it */
+    *released = 1;
+  }
+  rq_remove(t);
+  dsm__buf_t b = { 0 };
+  hdr(&b, TK_GIVE);
+  dsm__buf_u32(&b, round);
+  dsm__buf_u32(&b, t->foreign ? t->creator : dsm__rank);
+  dsm__buf_u64(&b, t->foreign ? t->cookie : (uint64_t)(uintptr_t)t);
+  dsm__buf_u64(&b, (uint64_t)(uintptr_t)t->fn);
+  dsm__buf_u32(&b, (uint32_t)(t->final | t->group << 1));
+  dsm__buf_u64(&b, t->size);
+  dsm__buf_put(&b, t->data, t->size);
+  dsm__vt_encode(&b, t->foreign ? t->creator_vt : dsm__known);
+  dsm__intervals_encode(&b, want_vt + (size_t)r * dsm__nprocs);
+  send_buf(r, &b);
+  DSM__STAT_INC(tasks_given);
+  DSM__DEBUG("task: gave a task to rank %u (round %u)", r, round);
+  if (t->foreign) {
+    unref(t);
+  } else {
+    t->given = 1;
+    t->next = given;
+    t->prev = NULL;
+    if (given) given->prev = t;
+    given = t;
+  }
+}
+
+/* Answer the processes that asked for work, and feed the hungry ones.
+ * keep: ready tasks to keep for ourselves (1 when we are about to wait). */
+static void serve_locked(unsigned keep)
+{
+  int released = 0;
+  for (unsigned r = 0; r < dsm__team; r++) {
+    if (r == dsm__rank)
+      continue;
+    int asked = want_round[r] && want_epoch[r] == epoch;
+    if (!asked && !hungry[r])
+      continue;
+    if (nready > keep) {
+      give_locked(rq_old, r, asked ? want_round[r] : 0, &released);
+      want_round[r] = 0;
+      hungry[r] = 0;
+    } else if (asked) {
+      dsm__buf_t b = { 0 };
+      hdr(&b, TK_NONE);
+      dsm__buf_u32(&b, want_round[r]);
+      send_buf(r, &b);
+      want_round[r] = 0;
+      hungry[r] = 1;
+    }
+  }
+}
+
+static int anyone_asking(void)
+{
+  for (unsigned r = 0; r < dsm__team; r++)
+    if ((want_round[r] && want_epoch[r] == epoch) || (hungry[r] && r != dsm__rank))
+      return 1;
+  return 0;
+}
+
+static void ask_locked(void)
+{
+  my_round++;
+  round_out = dsm__team - 1;
+  round_sent = 1;
+  work_since_round = 0;
+  for (unsigned r = 0; r < dsm__team; r++) {
+    if (r == dsm__rank)
+      continue;
+    dsm__buf_t b = { 0 };
+    hdr(&b, TK_STEAL);
+    dsm__buf_u32(&b, my_round);
+    dsm__vt_encode(&b, dsm__known);
+    send_buf(r, &b);
+  }
+  DSM__STAT_INC(steal_asks);
+  DSM__DEBUG("task: round %u asks the team for work (phase %llx)", my_round, (unsigned long long)epoch);
+}
+
+/* ---- the manager of a barrier phase ------------------------------------------------- */
+
+static void send_end(unsigned r, uint64_t e)
+{
+  if (r == dsm__rank) {
+    if (e == epoch) end_seen = 1;
+    dsm__tp_event_fire(&task_ev);
+    return;
+  }
+  dsm__buf_t b = { 0 };
+  dsm__buf_u32(&b, TK_END);
+  dsm__buf_u64(&b, e);
+  send_buf(r, &b);
+}
+
+static void mg_update(unsigned r, uint64_t e, uint32_t rep, int idle, uint64_t sp, uint64_t fin)
+{
+  if (e < mg_epoch || e == mg_ended || r >= dsm__team)
+    return;
+  if (e > mg_epoch) {
+    mg_epoch = e;
+    memset(mg_idle, 0, dsm__nprocs);
+    memset(mg_report, 0, dsm__nprocs * sizeof *mg_report);
+  }
+  if (rep <= mg_report[r])
+    return;                  /* an older report overtaken by a newer one */
+  mg_report[r] = rep;
+  mg_idle[r] = (uint8_t)idle;
+  if (idle) {
+    mg_spawned[r] = sp;
+    mg_finished[r] = fin;
+  }
+  uint64_t s = 0, f = 0;
+  for (unsigned q = 0; q < dsm__team; q++) {
+    if (!mg_idle[q])
+      return;
+    s += mg_spawned[q];
+    f += mg_finished[q];
+  }
+  if (s != f)
+    return;                  /* a task is on its way somewhere */
+  mg_ended = e;
+  for (unsigned q = 0; q < dsm__team; q++)
+    send_end(q, e);
+}
+
+/* ---- messages ---------------------------------------------------------------------- */
+
+static void malformed(const dsm__msg_t *m)
+{
+  dsm__fatal(DSM__EXIT_FATAL, "malformed TASK message from rank %u", m->origin);
+}
+
+static void on_task(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint32_t op = dsm__rd_u32(&r);
+  uint64_t e = dsm__rd_u64(&r);
+  unsigned from = m->origin;
+  if (r.bad || from >= dsm__nprocs)
+    malformed(m);
+  pthread_mutex_lock(&dsm__mu);
+  DSM__DEBUG("task: op %u from rank %u, phase %llx (ours %llx)", op, from,
+             (unsigned long long)e, (unsigned long long)epoch);
+  switch (op) {
+  case TK_STEAL: {
+    uint32_t round = dsm__rd_u32(&r);
+    if (dsm__vt_decode(&r, want_vt + (size_t)from * dsm__nprocs) < 0 || r.bad || !round)
+      malformed(m);
+    if (e >= epoch) {        /* a later phase's request waits for that phase */
+      want_epoch[from] = e;
+      want_round[from] = round;
+      dsm__tp_event_fire(&task_ev);
+    }
+    break;
+  }
+  case TK_GIVE: {
+    uint32_t round = dsm__rd_u32(&r), creator = dsm__rd_u32(&r);
+    uint64_t cookie = dsm__rd_u64(&r), fn = dsm__rd_u64(&r);
+    uint32_t flags = dsm__rd_u32(&r);
+    uint64_t size = dsm__rd_u64(&r);
+    const void *data = dsm__rd_take(&r, size);
+    if (r.bad || creator >= dsm__nprocs)
+      malformed(m);
+    task_t *t = task_new();
+    t->foreign = 1;
+    t->fn = (void (*)(void *))(uintptr_t)fn;
+    t->final = flags & 1;
+    t->group = (flags >> 1) & 1;
+    t->size = size;
+    t->data = malloc(size ? size : 1);
+    if (!t->data) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    memcpy(t->data, data, size);
+    t->creator = creator;
+    t->cookie = cookie;
+    t->creator_vt = malloc(dsm__nprocs * sizeof(uint32_t));
+    if (!t->creator_vt) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    if (dsm__vt_decode(&r, t->creator_vt) < 0 || dsm__intervals_decode(&r) < 0)
+      malformed(m);
+    need_acquire = 1;
+    rq_push_new(t);
+    work_since_round = 1;
+    if (round && round == my_round && e == epoch && round_out)
+      round_out--;
+    DSM__STAT_INC(tasks_stolen);
+    dsm__tp_event_fire(&task_ev);
+    break;
+  }
+  case TK_NONE: {
+    uint32_t round = dsm__rd_u32(&r);
+    if (r.bad)
+      malformed(m);
+    if (round == my_round && e == epoch && round_out)
+      round_out--;
+    dsm__tp_event_fire(&task_ev);
+    break;
+  }
+  case TK_DONE: {
+    uint64_t cookie = dsm__rd_u64(&r);
+    task_t *t = given;
+    while (t && (uint64_t)(uintptr_t)t != cookie)
+      t = t->next;
+    if (!t || r.bad || dsm__intervals_decode(&r) < 0)
+      malformed(m);
+    if (t->prev) t->prev->next = t->next; else given = t->next;
+    if (t->next) t->next->prev = t->prev;
+    t->prev = t->next = NULL;
+    need_acquire = 1;
+    finish_locked(t);
+    break;
+  }
+  case TK_IDLE: {
+    uint32_t rep = dsm__rd_u32(&r);
+    uint64_t sp = dsm__rd_u64(&r), fin = dsm__rd_u64(&r);
+    if (r.bad || dsm__rank != 0)
+      malformed(m);
+    mg_update(from, e, rep, 1, sp, fin);
+    break;
+  }
+  case TK_BUSY: {
+    uint32_t rep = dsm__rd_u32(&r);
+    if (r.bad || dsm__rank != 0)
+      malformed(m);
+    mg_update(from, e, rep, 0, 0, 0);
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__tp_reply(dsm__reqh(m), NULL, 0);
+    return;
+  }
+  case TK_END:
+    if (e == epoch) end_seen = 1;
+    dsm__tp_event_fire(&task_ev);
+    break;
+  default:
+    malformed(m);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+/* ---- scheduling -------------------------------------------------------------------- */
+
+enum { WAIT_CHILDREN, WAIT_PREDS, WAIT_END };
+
+struct step {
+  int what;
+  task_t *t;                 /* WAIT_CHILDREN, WAIT_PREDS: the task waited on */
+  task_t *run;               /* out: a task to run now */
+  int done;                  /* out: the condition holds */
+};
+
+static int cond_holds(const struct step *s)
+{
+  switch (s->what) {
+  case WAIT_CHILDREN: return s->t->children == 0;
+  case WAIT_PREDS:    return s->t->npred == 0;
+  default:            return end_seen;
+  }
+}
+
+static void acquire_locked(void)
+{
+  if (need_acquire) {
+    need_acquire = 0;
+    dsm__acquire();
+  }
+}
+
+/* One scheduling decision, on the private stack: run a task, or return
+ * because the condition holds; wait (blocked) while neither. */
+static void step_impl(void *p)
+{
+  /* p is on the caller's stack, which is shared memory that an acquire
+   * below may invalidate: touch it only without dsm__mu (a fault under it
+   * would deadlock against the fault handler). */
+  struct step st = *(struct step *)p, *s = &st;
+  pthread_mutex_lock(&dsm__mu);
+  DSM__DEBUG("task: wait %d on %p (children %u, npred %u), ready %u", s->what, (void *)s->t,
+             s->t ? s->t->children : 0, s->t ? s->t->npred : 0, nready);
+  for (;;) {
+    serve_locked(1);
+    if (cond_holds(s)) {
+      acquire_locked();
+      s->done = 1;
+      break;
+    }
+    if (nready) {
+      if (s->what == WAIT_END && reported_idle) {
+        /* Not idle any more: the manager must know before we run it,
+         * or it could count us idle while we create tasks. */
+        uint32_t rep = ++report_no;
+        reported_idle = 0;
+        if (dsm__rank == 0) {
+          mg_update(0, epoch, rep, 0, 0, 0);
+        } else {
+          dsm__buf_t b = { 0 };
+          hdr(&b, TK_BUSY);
+          dsm__buf_u32(&b, rep);
+          pthread_mutex_unlock(&dsm__mu);
+          void *reply = NULL;
+          size_t len = 0;
+          dsm__tp_call(0, DSM__MSG_TASK, b.p, b.len, &reply, &len);
+          free(reply);
+          dsm__buf_free(&b);
+          pthread_mutex_lock(&dsm__mu);
+        }
+        continue;
+      }
+      s->run = rq_new;
+      rq_remove(s->run);
+      acquire_locked();
+      break;
+    }
+    if (dsm__team > 1 && !round_out && (!round_sent || work_since_round))
+      ask_locked();
+    if (s->what == WAIT_END && !reported_idle) {
+      uint32_t rep = ++report_no;
+      reported_idle = 1;
+      if (dsm__rank == 0) {
+        mg_update(0, epoch, rep, 1, spawned, finished);
+      } else {
+        dsm__buf_t b = { 0 };
+        hdr(&b, TK_IDLE);
+        dsm__buf_u32(&b, rep);
+        dsm__buf_u64(&b, spawned);
+        dsm__buf_u64(&b, finished);
+        send_buf(0, &b);
+      }
+      continue;
+    }
+    pthread_mutex_unlock(&dsm__mu);
+    uint64_t t0 = dsm__now_ns();
+    dsm__tp_event_wait(&task_ev);
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    pthread_mutex_lock(&dsm__mu);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+  *(struct step *)p = st;
+}
+
+static void run_task(task_t *t);
+
+/* Run tasks (ours, or taken from others) until the condition holds. */
+static void schedule_until(int what, task_t *t)
+{
+  for (;;) {
+    struct step s = { what, t, NULL, 0 };
+    dsm__on_private_stack(step_impl, &s);
+    if (s.done)
+      return;
+    run_task(s.run);
+  }
+}
+
+static void finish_impl(void *p)
+{
+  task_t *t = p;
+  pthread_mutex_lock(&dsm__mu);
+  DSM__DEBUG("task: %p ends (foreign %d, creator %u, children %u)", (void *)t, t->foreign,
+             t->creator, t->children);
+  if (t->foreign) {
+    /* Its writes go back to the creator with the news. */
+    dsm__release();
+    dsm__buf_t b = { 0 };
+    hdr(&b, TK_DONE);
+    dsm__buf_u64(&b, t->cookie);
+    dsm__intervals_encode(&b, t->creator_vt);
+    send_buf(t->creator, &b);
+    unref(t);
+  } else {
+    finish_locked(t);
+  }
+  finished++;
+  serve_locked(0);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+static void run_task(task_t *t)
+{
+  task_t *saved = cur;
+  unsigned saved_groups = group_depth;
+  cur = t;
+  group_depth = 0;
+  DSM__DEBUG("task: %p starts (foreign %d)", (void *)t, t->foreign);
+  t->fn(t->data);
+  /* In a taskgroup a task ends only with its descendants (each waits for
+   * its children), so the group's end need only wait for its children. */
+  if (t->group && t->children)
+    schedule_until(WAIT_CHILDREN, t);
+  cur = saved;
+  group_depth = saved_groups;
+  dsm__on_private_stack(finish_impl, t);
+}
+
+/* ---- creating tasks ---------------------------------------------------------------- */
+
+struct create {
+  task_t *t;
+  unsigned ndeps;
+  const ompdsm_dep_t *deps;
+  int now;                   /* in: undeferred; out: run it here, now */
+};
+
+static void create_impl(void *p)
+{
+  struct create cc = *(struct create *)p, *c = &cc;   /* see step_impl */
+  task_t *t = c->t;
+  pthread_mutex_lock(&dsm__mu);
+  t->parent = cur;
+  cur->children++;
+  cur->refs++;
+  if (c->ndeps)
+    add_deps(cur, t, c->ndeps, c->deps);
+  spawned++;
+  DSM__STAT_INC(tasks);
+  if (!c->now && nready >= (unsigned)queue_max && !anyone_asking())
+    c->now = 1;              /* cut-off: everyone is busy */
+  if (c->now) {
+    t->inline_wait = 1;
+    t->refs++;               /* the caller's, until it has run it */
+  } else if (!t->npred) {
+    rq_push_new(t);
+  }
+  serve_locked(0);
+  pthread_mutex_unlock(&dsm__mu);
+  ((struct create *)p)->now = c->now;
+}
+
+static void unref_impl(void *p)
+{
+  pthread_mutex_lock(&dsm__mu);
+  unref(p);
+  pthread_mutex_unlock(&dsm__mu);
+}
 
 void __ompdsm_task(void (*fn)(void *), void *data, size_t size, int flags,
                    unsigned ndeps, const ompdsm_dep_t *deps, int priority)
 {
-  (void)ndeps; (void)deps; (void)priority;
-  /* A private copy: the task must see the values at creation even if it
-   * changes its firstprivates (the block is the caller's). */
-  void *copy = malloc(size ? size : 1);
-  if (!copy) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  memcpy(copy, data, size);
-  int fin = (flags & OMPDSM_TASK_FINAL) != 0 || final_depth > 0;
-  if (fin) final_depth++;
-  fn(copy);
-  if (fin) final_depth--;
-  free(copy);
+  (void)priority;            /* a hint; the queues are first come, first served */
+  int fin = (flags & OMPDSM_TASK_FINAL) || (cur && cur->final);
+  if (!region_active) {
+    /* A team of one: the task is included, its children are complete
+     * when it returns, and so are its predecessors. */
+    task_t tk = { .magic = TASK_MAGIC, .final = (uint8_t)fin };
+    task_t *saved = cur;
+    cur = &tk;
+    fn(data);
+    cur = saved;
+    return;
+  }
+  task_t *t = task_new();
+  t->fn = fn;
+  t->size = size;
+  t->data = malloc(size ? size : 1);
+  if (!t->data) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  memcpy(t->data, data, size);
+  t->final = (uint8_t)fin;
+  t->group = group_depth > 0 || cur->group;
+  /* The dependences too may sit on the caller's stack (see step_impl). */
+  static ompdsm_dep_t dep_buf[8];   /* private memory; create_impl runs no task */
+  ompdsm_dep_t *dcopy = dep_buf;
+  if (ndeps > 8) {
+    dcopy = malloc(ndeps * sizeof *dcopy);
+    if (!dcopy) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  if (ndeps) memcpy(dcopy, deps, ndeps * sizeof *dcopy);
+  struct create c = { t, ndeps, dcopy, (flags & OMPDSM_TASK_UNDEFERRED) || fin };
+  dsm__on_private_stack(create_impl, &c);
+  if (dcopy != dep_buf)
+    free(dcopy);
+  if (c.now) {
+    if (t->npred)
+      schedule_until(WAIT_PREDS, t);
+    run_task(t);
+    dsm__on_private_stack(unref_impl, t);
+  }
 }
 
-void __ompdsm_taskwait(void) {}
-void __ompdsm_taskyield(void) {}
-void __ompdsm_taskgroup_start(void) {}
-void __ompdsm_taskgroup_end(void) {}
+/* ---- waiting for tasks -------------------------------------------------------------- */
 
-int omp_in_final(void) { return final_depth > 0; }
+void __ompdsm_taskwait(void)
+{
+  if (region_active)
+    schedule_until(WAIT_CHILDREN, cur);
+}
+
+static void serve_impl(void *unused)
+{
+  (void)unused;
+  pthread_mutex_lock(&dsm__mu);
+  serve_locked(0);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void __ompdsm_taskyield(void)
+{
+  /* A waiting loop with taskyield in it must not keep thieves waiting. */
+  if (region_active)
+    dsm__on_private_stack(serve_impl, NULL);
+}
+
+void __ompdsm_taskgroup_start(void)
+{
+  group_depth++;
+}
+
+void __ompdsm_taskgroup_end(void)
+{
+  /* The group's tasks wait for their own descendants before they finish
+   * (run_task), so its end waits for the children of the current task. */
+  if (region_active)
+    schedule_until(WAIT_CHILDREN, cur);
+  if (group_depth)
+    group_depth--;
+}
+
+int omp_in_final(void) { return cur && cur->final; }
 int omp_get_max_task_priority(void) { return 0; }
+
+/* ---- regions and barriers ----------------------------------------------------------- */
+
+void __ompdsm_tasks_used(void) { tasks_used = 1; }
+int dsm__tasks_on(void) { return tasks_used && dsm__nprocs > 1; }
+
+static void begin_impl(void *p)
+{
+  uint64_t seq = *(uint64_t *)p;
+  pthread_mutex_lock(&dsm__mu);
+  epoch = seq << 24;
+  spawned = finished = 0;
+  round_out = 0;
+  round_sent = 0;
+  reported_idle = 0;
+  end_seen = 0;
+  memset(hungry, 0, dsm__nprocs);
+  region_task = task_new();
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm__task_region_begin(uint64_t seq)
+{
+  if (!tasks_used || dsm__team <= 1)
+    return;
+  dsm__on_private_stack(begin_impl, &seq);
+  cur = region_task;
+  group_depth = 0;
+  region_active = 1;
+}
+
+static void next_phase_impl(void *unused)
+{
+  (void)unused;
+  pthread_mutex_lock(&dsm__mu);
+  epoch++;
+  round_out = 0;
+  round_sent = 0;
+  reported_idle = 0;
+  end_seen = 0;
+  memset(hungry, 0, dsm__nprocs);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm__task_barrier(void)
+{
+  if (!region_active)
+    return;
+  DSM__STAT_INC(task_phases);
+  schedule_until(WAIT_END, NULL);
+  dsm__on_private_stack(next_phase_impl, NULL);
+}
+
+static void end_impl(void *p)
+{
+  pthread_mutex_lock(&dsm__mu);
+  unref(p);                  /* late DONEs of its children may still come */
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm__task_region_end(void)
+{
+  if (!region_active)
+    return;
+  dsm__task_barrier();
+  region_active = 0;
+  cur = NULL;
+  dsm__on_private_stack(end_impl, region_task);
+  region_task = NULL;
+}
+
+/* A region nested in one runs serialized with a team of one: its tasks are
+ * included, as in any team of one, and the enclosing team's go on after. */
+int dsm__task_suspend(void)
+{
+  int was = region_active;
+  region_active = 0;
+  return was;
+}
+
+void dsm__task_resume(int was) { region_active = was; }
+
+void dsm__task_init(void)
+{
+  queue_max = dsm__env_long("DSM_TASK_QUEUE", QUEUE_DEFAULT, 1, 1 << 20);
+  unsigned n = dsm__nprocs;
+  want_epoch = dsm__xcalloc(n, sizeof *want_epoch);
+  want_round = dsm__xcalloc(n, sizeof *want_round);
+  want_vt = dsm__xcalloc((size_t)n * n, sizeof *want_vt);
+  hungry = dsm__xcalloc(n, 1);
+  mg_idle = dsm__xcalloc(n, 1);
+  mg_report = dsm__xcalloc(n, sizeof *mg_report);
+  mg_spawned = dsm__xcalloc(n, sizeof *mg_spawned);
+  mg_finished = dsm__xcalloc(n, sizeof *mg_finished);
+  dsm__tp_handle(DSM__MSG_TASK, on_task);
+}
