@@ -72,6 +72,7 @@ int main(void)
 #pragma omp single
     {
       char *a = alloca(N);
+      memset(a, 0, N);
       nqueens(N, 0, a, &par, 0);
     }
   }
