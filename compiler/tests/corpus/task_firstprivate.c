@@ -10,7 +10,10 @@
       heap data it points to is shared, and the task's writes through it
       are seen after taskwait even though the creator reset its pointer;
    4. the same orphaned function called by every thread from a loop, with
-      the tasks completed by the loop's barrier.
+      the tasks completed by the loop's barrier;
+   5. default(none) with every variable listed, and a private scratch
+      variable that the task sets before use (the single's implied
+      barrier completes these tasks).
    Checked against the values each task should have captured. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +36,7 @@ int main(void)
   long *out = malloc(2 * N * sizeof *out);
   double *heap = calloc(N, sizeof *heap);
   long res_struct = 0, res_array = 0, after_struct = 0, after_array = 0;
-  long bad = 0;
+  long bad = 0, sq[N] = { 0 };
   for (int i = 0; i < 2 * N; i++) out[i] = -5;
 
 #pragma omp parallel
@@ -77,6 +80,17 @@ int main(void)
     /* 4: every thread spawns; the loop's implied barrier completes them */
 #pragma omp for schedule(static, 3)
     for (int k = 0; k < N; k++) spawn(out + N, k);
+
+    /* 5 */
+#pragma omp single
+    for (int k = 0; k < N; k++) {
+      long scratch = -7;
+#pragma omp task default(none) firstprivate(k) private(scratch) shared(sq)
+      {
+        scratch = (long)k * k;
+        sq[k] = scratch + 1;
+      }
+    }
   }
 
   long osum = 0;
@@ -88,12 +102,15 @@ int main(void)
     osum += out[k] + out[N + k];
     hsum += heap[k];
   }
+  long sqsum = 0;
+  for (int k = 0; k < N; k++) { bad += sq[k] != (long)k * k + 1; sqsum += sq[k]; }
   bad += res_struct != 30 + 2 + 'c';
   bad += res_array != 2 * (1 + 4 + 9 + 16 + 25 + 36);
   bad += after_struct != 1000 || after_array != -100;
   printf("orphaned spawn sum %ld\n", osum);
   printf("struct %ld array %ld (originals now %ld %ld)\n", res_struct, res_array, after_struct, after_array);
   printf("heap via pointer %.2f\n", hsum);
+  printf("default(none) sum %ld\n", sqsum);
   printf("%s\n", bad == 0 ? "OK" : "FAIL");
   free(out); free(heap);
   return bad == 0 ? 0 : 1;

@@ -4,7 +4,8 @@
    writes its count into an array (a VLA) in the parent's stack frame,
    shared(csols), so tasks write into another task's frame; the parent
    waits with taskwait and sums. Below a depth cut-off the search is
-   sequential. Checked against a sequential search and the known count. */
+   sequential. The tasks are untied, as in BOTS. Checked against a
+   sequential search and the known count. */
 #include <alloca.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void nqueens(int n, int j, char *a, long *solutions, int depth)
   long csols[n];
   memset(csols, 0, sizeof csols);
   for (int i = 0; i < n; i++) {
-#pragma omp task firstprivate(i, a, n, j, depth) shared(csols)
+#pragma omp task untied firstprivate(i, a, n, j, depth) shared(csols)
     {
       char *b = alloca(n);
       memcpy(b, a, j);

@@ -1,6 +1,7 @@
 /* One producer, many consumers: one thread (single nowait) creates NTASK
    small tasks while the other threads go on to the barrier, where they
-   must pick up and run the tasks. Each task writes its own slot. Then the
+   must pick up and run the tasks (with priorities, and a taskyield by
+   the producer every 100 tasks). Each task writes its own slot. Then the
    same with master, whose lack of an implied barrier makes the explicit
    barrier the only place that completes the tasks. Checked after each
    barrier by one thread and after the region. */
@@ -25,8 +26,11 @@ int main(void)
   {
 #pragma omp single nowait
     for (int i = 0; i < NTASK; i++) {
-#pragma omp task firstprivate(i)
+#pragma omp task firstprivate(i) priority(i % 4)
       a[i] = slot_value(i, 17u);
+      if (i % 100 == 99) {
+#pragma omp taskyield
+      }
     }
 #pragma omp barrier
 #pragma omp master

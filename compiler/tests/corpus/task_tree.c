@@ -52,7 +52,7 @@ static void visit(struct node *n, int depth)
 {
   if (depth >= CUTOFF) { visit_seq(n); return; }
   if (n->left) {
-#pragma omp task firstprivate(n, depth)
+#pragma omp task default(shared) firstprivate(n, depth)
     visit(n->left, depth + 1);
   }
   if (n->right) {
