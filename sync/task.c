@@ -573,8 +573,6 @@ static void step_impl(void *p)
    * would deadlock against the fault handler). */
   struct step st = *(struct step *)p, *s = &st;
   pthread_mutex_lock(&dsm__mu);
-  DSM__DEBUG("task: wait %d on %p (children %u, npred %u), ready %u", s->what, (void *)s->t,
-             s->t ? s->t->children : 0, s->t ? s->t->npred : 0, nready);
   for (;;) {
     serve_locked(1);
     if (cond_holds(s)) {
@@ -654,8 +652,6 @@ static void finish_impl(void *p)
 {
   task_t *t = p;
   pthread_mutex_lock(&dsm__mu);
-  DSM__DEBUG("task: %p ends (foreign %d, creator %u, children %u)", (void *)t, t->foreign,
-             t->creator, t->children);
   if (t->foreign) {
     /* Its writes go back to the creator with the news. */
     dsm__release();
@@ -679,7 +675,6 @@ static void run_task(task_t *t)
   unsigned saved_groups = group_depth;
   cur = t;
   group_depth = 0;
-  DSM__DEBUG("task: %p starts (foreign %d)", (void *)t, t->foreign);
   t->fn(t->data);
   /* In a taskgroup a task ends only with its descendants (each waits for
    * its children), so the group's end need only wait for its children. */

@@ -50,15 +50,52 @@ DSM_SHARED static long stolen[64];
 static void fib_region(void *unused)
 {
   (void)unused;
+  /* Everyone is in the region before the tasks exist: the others ask for
+   * work from the region's closing barrier within a round trip, and fib
+   * takes tens of milliseconds, so some tasks must move. */
+  __ompdsm_barrier();
   if (__ompdsm_thread_num() == 0)
-    fib_result = fib(32);
-  /* the others take tasks at the region's closing barrier */
+    fib_result = fib(34);
 }
 
 static void count_stolen(void *unused)
 {
   (void)unused;
   stolen[__ompdsm_thread_num()] = dsm_stat("tasks_stolen");
+}
+
+/* ---- results in pages homed at a third process ----
+ * The last rank allocates the array, rank 0 writes -1 into every slot and
+ * creates the tasks, the others take them. Rank 0 holds a valid copy of the
+ * pages all along: only the write notices that come back with each DONE
+ * make it fetch the results instead of reading its own -1s. */
+#define NRES 96
+DSM_SHARED static long *res;
+DSM_SHARED static int res_bad;
+
+static void res_task(void *p)
+{
+  int i = *(int *)p;
+  res[i] = fib_seq(18 + i % 6);
+}
+
+static void res_region(void *unused)
+{
+  (void)unused;
+  int me = __ompdsm_thread_num(), n = __ompdsm_num_threads();
+  if (me == n - 1)
+    res = dsm_malloc(NRES * sizeof *res);
+  __ompdsm_barrier();
+  if (me != 0)
+    return;
+  for (int i = 0; i < NRES; i++)
+    res[i] = -1;
+  for (int i = 0; i < NRES; i++)
+    __ompdsm_task(res_task, &i, sizeof i, 0, 0, NULL, 0);
+  __ompdsm_taskwait();
+  for (int i = 0; i < NRES; i++)
+    if (res[i] != fib_seq(18 + i % 6))
+      res_bad = i + 1;
 }
 
 /* ---- depend chain ---- */
@@ -186,14 +223,16 @@ static int real_main(int argc, char **argv)
   (void)argc; (void)argv;
   int n = (int)dsm_nprocs();
   __ompdsm_parallel(fib_region, NULL, 0, 0, 1);
-  CHECK_EQ(fib_result, fib_seq(32));
+  CHECK_EQ(fib_result, fib_seq(34));
   __ompdsm_parallel(count_stolen, NULL, 0, 0, 1);
   long total = 0;
   for (int r = 1; r < n; r++)
     total += stolen[r];
-  for (int r = 0; r < n; r++) fprintf(stderr, "stolen[%d]=%ld\n", r, stolen[r]);
   if (n > 1)
     CHECK(total > 0);    /* the others took part */
+
+  __ompdsm_parallel(res_region, NULL, 0, 0, 1);
+  CHECK_EQ(res_bad, 0);
 
   __ompdsm_parallel(chain_region, NULL, 0, 0, 1);
   long x = 1;
