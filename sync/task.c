@@ -393,9 +393,12 @@ static void send_end(unsigned r, uint64_t e)
   send_buf(r, &b);
 }
 
-static void mg_update(unsigned r, uint64_t e, uint32_t rep, int idle, uint64_t sp, uint64_t fin)
+/* team: the reporter's team size (the manager's own dsm__team belongs to
+ * its application thread, and a report may come before it has forked). */
+static void mg_update(unsigned r, unsigned team, uint64_t e, uint32_t rep, int idle,
+                      uint64_t sp, uint64_t fin)
 {
-  if (e < mg_epoch || e == mg_ended || r >= dsm__team)
+  if (e < mg_epoch || e == mg_ended || r >= team || team > dsm__nprocs)
     return;
   if (e > mg_epoch) {
     mg_epoch = e;
@@ -411,7 +414,7 @@ static void mg_update(unsigned r, uint64_t e, uint32_t rep, int idle, uint64_t s
     mg_finished[r] = fin;
   }
   uint64_t s = 0, f = 0;
-  for (unsigned q = 0; q < dsm__team; q++) {
+  for (unsigned q = 0; q < team; q++) {
     if (!mg_idle[q])
       return;
     s += mg_spawned[q];
@@ -420,7 +423,7 @@ static void mg_update(unsigned r, uint64_t e, uint32_t rep, int idle, uint64_t s
   if (s != f)
     return;                  /* a task is on its way somewhere */
   mg_ended = e;
-  for (unsigned q = 0; q < dsm__team; q++)
+  for (unsigned q = 0; q < team; q++)
     send_end(q, e);
 }
 
@@ -510,18 +513,18 @@ static void on_task(const dsm__msg_t *m)
     break;
   }
   case TK_IDLE: {
-    uint32_t rep = dsm__rd_u32(&r);
+    uint32_t team = dsm__rd_u32(&r), rep = dsm__rd_u32(&r);
     uint64_t sp = dsm__rd_u64(&r), fin = dsm__rd_u64(&r);
     if (r.bad || dsm__rank != 0)
       malformed(m);
-    mg_update(from, e, rep, 1, sp, fin);
+    mg_update(from, team, e, rep, 1, sp, fin);
     break;
   }
   case TK_BUSY: {
-    uint32_t rep = dsm__rd_u32(&r);
+    uint32_t team = dsm__rd_u32(&r), rep = dsm__rd_u32(&r);
     if (r.bad || dsm__rank != 0)
       malformed(m);
-    mg_update(from, e, rep, 0, 0, 0);
+    mg_update(from, team, e, rep, 0, 0, 0);
     pthread_mutex_unlock(&dsm__mu);
     dsm__tp_reply(dsm__reqh(m), NULL, 0);
     return;
@@ -587,10 +590,11 @@ static void step_impl(void *p)
         uint32_t rep = ++report_no;
         reported_idle = 0;
         if (dsm__rank == 0) {
-          mg_update(0, epoch, rep, 0, 0, 0);
+          mg_update(0, dsm__team, epoch, rep, 0, 0, 0);
         } else {
           dsm__buf_t b = { 0 };
           hdr(&b, TK_BUSY);
+          dsm__buf_u32(&b, dsm__team);
           dsm__buf_u32(&b, rep);
           pthread_mutex_unlock(&dsm__mu);
           void *reply = NULL;
@@ -613,10 +617,11 @@ static void step_impl(void *p)
       uint32_t rep = ++report_no;
       reported_idle = 1;
       if (dsm__rank == 0) {
-        mg_update(0, epoch, rep, 1, spawned, finished);
+        mg_update(0, dsm__team, epoch, rep, 1, spawned, finished);
       } else {
         dsm__buf_t b = { 0 };
         hdr(&b, TK_IDLE);
+        dsm__buf_u32(&b, dsm__team);
         dsm__buf_u32(&b, rep);
         dsm__buf_u64(&b, spawned);
         dsm__buf_u64(&b, finished);
@@ -746,7 +751,7 @@ void __ompdsm_task(void (*fn)(void *), void *data, size_t size, int flags,
   t->size = size;
   t->data = malloc(size ? size : 1);
   if (!t->data) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  memcpy(t->data, data, size);
+  if (size) memcpy(t->data, data, size);
   t->final = (uint8_t)fin;
   t->group = group_depth > 0 || cur->group;
   /* The dependences too may sit on the caller's stack (see step_impl). */

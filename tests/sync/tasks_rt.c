@@ -228,8 +228,11 @@ static int real_main(int argc, char **argv)
   long total = 0;
   for (int r = 1; r < n; r++)
     total += stolen[r];
-  if (n > 1)
-    CHECK(total > 0);    /* the others took part */
+  /* The others took part. Under DSM_LOSS a lost STEAL waits for its
+   * retransmission, which may come after fib is done: only the lossless
+   * runs can insist. */
+  if (n > 1 && !getenv("DSM_LOSS"))
+    CHECK(total > 0);
 
   __ompdsm_parallel(res_region, NULL, 0, 0, 1);
   CHECK_EQ(res_bad, 0);
