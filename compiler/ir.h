@@ -291,6 +291,7 @@ typedef struct Cap {
   int by_ref;              /* the struct holds the original's address */
   int ndims;               /* variable array bounds passed by value */
   int vla_ptr;             /* a task's firstprivate pointer to a VLA, as a void * field */
+  const char *red_init;    /* a reduction copy's first value, if not the identity */
   char *dims[MAX_DIMS];
   struct Cap *next;
 } Cap;

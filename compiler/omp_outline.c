@@ -119,7 +119,7 @@ Ctx *caps_unpack(Out *R, Cap *caps, Node *body)
       else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_FIRSTLAST) gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
       if (c->kind == DS_REDUCTION) {
         char p[300]; snprintf(p, sizeof p, "__ompdsm_r_%s", nm);
-        gen(R, " %s = %s;", nm, red_identity(c->op, p, nm));
+        gen(R, " %s = %s;", nm, c->red_init ? c->red_init : red_identity(c->op, p, nm));
       }
       break;
     }

@@ -124,7 +124,7 @@ static unsigned allowed(int kind)
   unsigned par = C_PRIV | C_FPRIV | C_SHARED | C_RED | C_COPYIN | C_DEFAULT | C_NUMT | C_IF;
   unsigned fr = C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_SCHED | C_COLLAPSE | C_ORDERED | C_NOWAIT;
   unsigned tl = C_PRIV | C_FPRIV | C_LPRIV | C_SHARED | C_DEFAULT | C_IF | C_FINAL | C_PRIO |
-                C_UNTIED | C_MERGEABLE | C_GRAIN | C_NUMTASKS | C_NOGROUP | C_COLLAPSE;
+                C_UNTIED | C_MERGEABLE | C_GRAIN | C_NUMTASKS | C_NOGROUP | C_COLLAPSE | C_RED;
   switch (kind) {
   case OMP_PARALLEL: return par;
   case OMP_FOR: return fr;
@@ -266,11 +266,6 @@ static void clauses(Omp *o)
       !strcmp(c, "num_tasks") ? C_NUMTASKS : !strcmp(c, "nogroup") ? C_NOGROUP : 0;
     if (!bit && unsupported_clause(c)) { error_at(ct, "clause '%s' is not supported by ompdsmcc", c); bad = 1; return; }
     if (!bit) { error_at(ct, "unknown OpenMP clause '%s'", c); bad = 1; return; }
-    if (bit == C_RED && (o->kind == OMP_TASKLOOP || o->kind == OMP_MASTER_TASKLOOP || o->kind == OMP_PARALLEL_MASTER_TASKLOOP)) {
-      error_at(ct, "reduction on taskloop is not supported by ompdsmcc");
-      bad = 1;
-      return;
-    }
     if (!(ok & bit)) { error_at(ct, "clause '%s' is not valid on this directive", c); bad = 1; return; }
     pos++;
     switch (bit) {

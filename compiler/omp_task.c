@@ -217,10 +217,29 @@ void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx)
   Cap *caps = task_caps(&own, loop->ft, loop->lt, "taskloop");
   int id = ++uid;
   Out *R = out_mem();
-  char extra[256];
-  snprintf(extra, sizeof extra, " __INT64_TYPE__ __ompdsm_lo, __ompdsm_hi, __ompdsm_cnt, __ompdsm_lb[%d], __ompdsm_st[%d], __ompdsm_cn[%d];",
-           depth, depth, depth);
+  Out *X = out_mem();
+  gen(X, " __INT64_TYPE__ __ompdsm_lo, __ompdsm_hi, __ompdsm_cnt, __ompdsm_lb[%d], __ompdsm_st[%d], __ompdsm_cn[%d];",
+      depth, depth, depth);
+  /* reductions: each task starts from the identity and folds its partial
+     into the original under the atomic lock when it ends; the implicit
+     taskgroup makes the result complete and visible. min and max start
+     from the original's value at the taskloop, read before any task runs */
+  for (Cap *c = caps; c; c = c->next) {
+    if (c->kind != DS_REDUCTION || (c->op != OMPDSM_RED_MIN && c->op != OMPDSM_RED_MAX)) continue;
+    char nm[300], init[320];
+    snprintf(nm, sizeof nm, "__ompdsm_ri_%s", c->sym->name);
+    char *t = captured_decl(c->sym, nm, NULL);
+    gen(X, " %s;", t);
+    free(t);
+    snprintf(init, sizeof init, "__ompdsm_a->%s", nm);
+    c->red_init = xstrdup(init);
+  }
+  if (om->nogroup)
+    for (Cap *c = caps; c; c = c->next)
+      if (c->kind == DS_REDUCTION) error_at(c->tok, "reduction '%s' on a taskloop with nogroup", c->sym->name);
+  char *extra = out_take(X);
   Ctx *c2 = task_head(R, caps, id, loop, extra);
+  free(extra);
   for (int d = 0; d < depth; d++)
     if (L[d].decl) { char *t = type_decl(L[d].var->type, L[d].var->name, NULL); gen(R, " %s;", t); free(t); }
   gen(R, " for (__INT64_TYPE__ __ompdsm_it = __ompdsm_a->__ompdsm_lo; __ompdsm_it < __ompdsm_a->__ompdsm_hi; __ompdsm_it++) {"
@@ -244,7 +263,19 @@ void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx)
     else
       gen(R, " __builtin_memcpy(__ompdsm_r_%s, &%s, sizeof %s);", nm, nm, nm);
   }
-  gen(R, " } }\n");
+  gen(R, " }");
+  int nred = 0;
+  for (Cap *c = caps; c; c = c->next) {
+    if (c->kind != DS_REDUCTION) continue;
+    if (!nred++) gen(R, " __ompdsm_atomic_start();");
+    const char *nm = c->sym->name;
+    static const char *ops[] = { "+", "*", "+", NULL, NULL, "&", "|", "^", "&&", "||" };
+    if (c->op == OMPDSM_RED_MIN) gen(R, " if (%s < *__ompdsm_r_%s) *__ompdsm_r_%s = %s;", nm, nm, nm, nm);
+    else if (c->op == OMPDSM_RED_MAX) gen(R, " if (%s > *__ompdsm_r_%s) *__ompdsm_r_%s = %s;", nm, nm, nm, nm);
+    else gen(R, " *__ompdsm_r_%s = *__ompdsm_r_%s %s %s;", nm, nm, ops[c->op], nm);
+  }
+  if (nred) gen(R, " __ompdsm_atomic_end();");
+  gen(R, " }\n");
   flush_prelude(R);
 
   /* the encountering thread: one task per chunk */
@@ -253,6 +284,10 @@ void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx)
   loop_bounds(o, L, depth, id, ctx);
   gen(o, " struct __ompdsm_args_%d __ompdsm_a%d; __builtin_memset(&__ompdsm_a%d, 0, sizeof __ompdsm_a%d);", id, id, id, id);
   caps_pack(o, caps, id, ctx);
+  for (Cap *c = caps; c; c = c->next)
+    if (c->red_init)
+      gen(o, " __builtin_memcpy(&__ompdsm_a%d.__ompdsm_ri_%s, &(%s), sizeof __ompdsm_a%d.__ompdsm_ri_%s);",
+          id, c->sym->name, sym_text(ctx, c->sym), id, c->sym->name);
   task_flags(o, om, id, ctx);
   gen(o, " __ompdsm_a%d.__ompdsm_cnt = __ompdsm_cnt%d;", id, id);
   for (int d = 0; d < depth; d++)

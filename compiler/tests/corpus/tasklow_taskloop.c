@@ -157,6 +157,33 @@ int main(void)
   for (int k = 0; k < 20; k++) sum += q[k];
   printf("orphaned: %ld last %d\n", sum, last);
 
+  /* reductions: every task folds its partial in when it ends */
+  long rs = 5, rp = 1;
+  int rmin = 1000, rmax = -1000, rall = 1, rany = 0;
+  unsigned rx = 0;
+  double rd = 0.5;
+#pragma omp parallel
+#pragma omp single
+#pragma omp taskloop grainsize(6) reduction(+: rs, rd) reduction(*: rp) reduction(min: rmin) \
+    reduction(max: rmax) reduction(&&: rall) reduction(||: rany) reduction(^: rx)
+  for (int k = 1; k <= 60; k++) {
+    rs += k;
+    rd += k * 0.25;
+    if (k % 20 == 0) rp *= 3;
+    if (k * 7 % 61 < rmin) rmin = k * 7 % 61;
+    if (k * 11 % 67 > rmax) rmax = k * 11 % 67;
+    rall = rall && k > 0;
+    rany = rany || k == 37;
+    rx ^= (unsigned)k * 2654435761u;
+  }
+  printf("reduction: %ld %.2f %ld %d %d %d %d %u\n", rs, rd, rp, rmin, rmax, rall, rany, rx);
+  /* min starts from the original, which may already be the answer */
+  int lo = -7;
+#pragma omp parallel master taskloop reduction(min: lo) num_tasks(3)
+  for (int k = 0; k < 30; k++)
+    if (k - 3 < lo) lo = k - 3;
+  printf("reduction min: %d\n", lo);
+
   /* parallel master, and the combined form with default(none) (the shared
      list serves the region and the taskloop), taskloop simd */
   int who = -1;
