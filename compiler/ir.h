@@ -300,7 +300,9 @@ Cap *cap_add(Cap **l, Sym *s, int kind, int op, int tok);
 int  cap_is_local(Sym *s);
 void caps_layout(Cap *caps, int for_task);
 void caps_fields(Out *R, Cap *caps);
-Ctx *caps_unpack(Out *R, Cap *caps, Node *body);
+Ctx *caps_unpack(Out *R, Cap *caps, Node *body);   /* caps_replay, then caps_unpack_vars */
+void caps_replay(Out *R, Cap *caps, Node *body);
+Ctx *caps_unpack_vars(Out *R, Cap *caps);
 void caps_pack(Out *o, Cap *caps, int id, Ctx *ctx);
 
 /* ---- omp_task.c ---- */

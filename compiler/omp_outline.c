@@ -57,6 +57,10 @@ void caps_layout(Cap *caps, int for_task)
       c->vla_ptr = 1;
       c->by_ref = c->kind == DS_FIRSTLAST;
     }
+    /* a task copies a value of a block-scope type into a block whose
+       struct is then declared where that type is visible (omp_task.c) */
+    if (for_task && c->kind == DS_FIRSTPRIVATE && !c->ndims && is_local(s) && type_needs_block_scope(s->type))
+      c->by_ref = 0;
   }
 }
 
@@ -77,12 +81,22 @@ void caps_fields(Out *R, Cap *caps)
 /* Inside the outlined function: the block-scope types it needs, then each
    capture under its own name (a shared one through a pointer printed as
    (*x), a private one as a copy). Returns the substitutions for the body. */
-Ctx *caps_unpack(Out *R, Cap *caps, Node *body)
+void caps_replay(Out *R, Cap *caps, Node *body)
 {
   Replayed *done = NULL;
   for (Cap *c = caps; c; c = c->next)
     if (is_local(c->sym)) type_replay_deps(R->f, c->sym->type, &done);
   type_replay_span_deps(R->f, body->ft, body->lt, &done);
+}
+
+Ctx *caps_unpack(Out *R, Cap *caps, Node *body)
+{
+  caps_replay(R, caps, body);
+  return caps_unpack_vars(R, caps);
+}
+
+Ctx *caps_unpack_vars(Out *R, Cap *caps)
+{
   for (Cap *c = caps; c; c = c->next)
     for (int k = 0; k < c->ndims; k++) {
       free(c->dims[k]);

@@ -14,10 +14,9 @@
  * locals, what the enclosing region or task shares: the DsEnv stack in
  * lower_context.c knows), and firstprivate otherwise. A firstprivate copy
  * must be a field of the block, so a variably modified type (a VLA), whose
- * bounds exist only at run time, or a type declared in a block, which the
- * file-scope struct cannot name, is rejected: copying it from the original
+ * size exists only at run time, is rejected: copying it from the original
  * when the task runs, as a region does, would read a variable that may be
- * gone by then.
+ * gone by then. A type declared in a block is declared again (task_head).
  *
  * taskloop normalizes the loop as a worksharing loop does, splits the
  * iterations [0, count) into chunks and creates one task per chunk; each
@@ -68,8 +67,6 @@ static Cap *task_caps(Omp *om, int a, int b, const char *what)
     if (!cap_is_local(c->sym) || c->sym->threadprivate) continue;
     if (type_has_vla(c->sym->type) && c->sym->type->kind != TY_PTR)
       error_at(c->tok, "firstprivate '%s' of a task has a variably modified type, which ompdsmcc cannot copy into the task (make it shared, or copy the data yourself)", c->sym->name);
-    else if (type_needs_block_scope(c->sym->type))
-      error_at(c->tok, "firstprivate '%s' of a task has a type declared inside a function, which ompdsmcc cannot copy into the task (declare the type at file scope)", c->sym->name);
   }
   return caps;
 }
@@ -128,15 +125,31 @@ static int task_deps(Out *o, Omp *om, int id, Ctx *ctx)
 }
 
 /* The outlined function's head: the block's type and the unpacking.
-   extra: more fields (taskloop's chunk). Returns the body's substitutions. */
-static Ctx *task_head(Out *R, Cap *caps, int id, Node *body, const char *extra)
+   extra: more fields (taskloop's chunk). Returns the body's substitutions.
+   A firstprivate whose type is declared in a block makes a field that only
+   that block can spell: the struct is then declared twice, in the outlined
+   function after its replayed types and at the task (*local gets the text);
+   the two have the same members in the same order, so the same layout. */
+static Ctx *task_head(Out *R, Cap *caps, int id, Node *body, const char *extra, char **local)
 {
   caps_layout(caps, 1);
-  gen(R, "\nstruct __ompdsm_args_%d {", id);
-  caps_fields(R, caps);
-  gen(R, "%s char __ompdsm_pad; };\n", extra);
-  gen(R, "static void __ompdsm_task_%d(void *__ompdsm_data) { struct __ompdsm_args_%d *__ompdsm_a = (struct __ompdsm_args_%d *)__ompdsm_data; (void)__ompdsm_a;", id, id, id);
-  return caps_unpack(R, caps, body);
+  int in_block = 0;
+  for (Cap *c = caps; c; c = c->next)
+    if ((c->kind == DS_FIRSTPRIVATE || c->kind == DS_FIRSTLAST) && !c->by_ref && !c->vla_ptr &&
+        cap_is_local(c->sym) && type_needs_block_scope(c->sym->type))
+      in_block = 1;
+  Out *F = out_mem();
+  gen(F, "struct __ompdsm_args_%d {", id);
+  caps_fields(F, caps);
+  gen(F, "%s char __ompdsm_pad; };", extra);
+  char *def = out_take(F);
+  if (!in_block) gen(R, "\n%s\n", def);
+  gen(R, "%sstatic void __ompdsm_task_%d(void *__ompdsm_data) {", in_block ? "\n" : "", id);
+  caps_replay(R, caps, body);
+  if (in_block) gen(R, " %s", def);
+  gen(R, " struct __ompdsm_args_%d *__ompdsm_a = (struct __ompdsm_args_%d *)__ompdsm_data; (void)__ompdsm_a;", id, id);
+  *local = in_block ? def : (free(def), xstrdup(""));
+  return caps_unpack_vars(R, caps);
 }
 
 /* Lowers tokens a..b as the body of an outlined task: a new data
@@ -172,13 +185,15 @@ void omp_lower_task(Out *o, Node *n, Omp *om, Ctx *ctx)
   Cap *caps = task_caps(om, body->ft, body->lt, "task");
   int id = ++uid;
   Out *R = out_mem();
-  Ctx *c2 = task_head(R, caps, id, body, "");
+  char *local;
+  Ctx *c2 = task_head(R, caps, id, body, "", &local);
   gen(R, " {");
   task_body(R, caps, body->ft, body->lt, body->ft, body->lt, c2);
   gen(R, " } }\n");
   flush_prelude(R);
 
-  gen(o, " { struct __ompdsm_args_%d __ompdsm_a%d; __builtin_memset(&__ompdsm_a%d, 0, sizeof __ompdsm_a%d);", id, id, id, id);
+  gen(o, " { %s struct __ompdsm_args_%d __ompdsm_a%d; __builtin_memset(&__ompdsm_a%d, 0, sizeof __ompdsm_a%d);", local, id, id, id, id);
+  free(local);
   caps_pack(o, caps, id, ctx);
   task_flags(o, om, id, ctx);
   int nd = task_deps(o, om, id, ctx);
@@ -238,7 +253,8 @@ void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx)
     for (Cap *c = caps; c; c = c->next)
       if (c->kind == DS_REDUCTION) error_at(c->tok, "reduction '%s' on a taskloop with nogroup", c->sym->name);
   char *extra = out_take(X);
-  Ctx *c2 = task_head(R, caps, id, loop, extra);
+  char *local;
+  Ctx *c2 = task_head(R, caps, id, loop, extra, &local);
   free(extra);
   for (int d = 0; d < depth; d++)
     if (L[d].decl) { char *t = type_decl(L[d].var->type, L[d].var->name, NULL); gen(R, " %s;", t); free(t); }
@@ -282,7 +298,8 @@ void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx)
   const char *m = om->kind == OMP_MASTER_TASKLOOP ? " if (__ompdsm_thread_num() == 0)" : "";
   gen(o, "%s {", m);
   loop_bounds(o, L, depth, id, ctx);
-  gen(o, " struct __ompdsm_args_%d __ompdsm_a%d; __builtin_memset(&__ompdsm_a%d, 0, sizeof __ompdsm_a%d);", id, id, id, id);
+  gen(o, " %s struct __ompdsm_args_%d __ompdsm_a%d; __builtin_memset(&__ompdsm_a%d, 0, sizeof __ompdsm_a%d);", local, id, id, id, id);
+  free(local);
   caps_pack(o, caps, id, ctx);
   for (Cap *c = caps; c; c = c->next)
     if (c->red_init)

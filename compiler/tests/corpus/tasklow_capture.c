@@ -57,8 +57,24 @@ static void scale_rows(int n, int m, double a[n][m])
 #pragma omp taskwait
 }
 
+/* types declared in a function: the task's copies still travel by value */
+static int local_types(int k)
+{
+  struct acc { int v[3]; double w; } a = { { k, k + 1, k + 2 }, 0.5 };
+  typedef struct { int n; char tag[4]; } item;
+  item it = { 7, "abc" };
+  int out = 0;
+#pragma omp task shared(out)
+  out = a.v[2] * 100 + it.n * 10 + (int)(a.w * 2) + it.tag[1];
+  a.v[2] = -1;
+  it.n = 0;
+#pragma omp taskwait
+  return out;
+}
+
 int main(void)
 {
+  printf("local types: %d\n", local_types(5));
   double grid[3][5];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 5; j++) grid[i][j] = i * 5 + j;
