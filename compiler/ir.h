@@ -218,6 +218,7 @@ struct Omp {
   /* tasks */
   Span final_expr, priority, grainsize, num_tasks;
   int untied, mergeable, nogroup, grain_strict;
+  int simd_words;                /* taskloop simd */
   Dep *deps;
 };
 

@@ -177,6 +177,11 @@ static int ignored_clause(Omp *o, const char *c)
     "map", "device", "defaultmap", "is_device_ptr", "use_device_ptr", "use_device_addr",
     "has_device_addr", "depend", "num_teams", "thread_limit", "dist_schedule", "bind",
     "order", "allocate", "uses_allocators", "in_reduction", "proc_bind", NULL };
+  /* taskloop simd: a SIMD width of one needs none of simd's own clauses */
+  static const char *simd_only[] = { "safelen", "simdlen", "aligned", "nontemporal", "order", NULL };
+  if (o->simd_words)
+    for (int i = 0; simd_only[i]; i++)
+      if (!strcmp(c, simd_only[i])) return 1;
   if (!o->ext) return 0;
   for (int i = 0; names[i]; i++)
     if (!strcmp(c, names[i])) return 1;
@@ -414,6 +419,7 @@ static int construct_words(Omp *o)
     }
     o->kind = !(w & TASKLOOP) ? OMP_PARALLEL_MASTER : w & PAR ? OMP_PARALLEL_MASTER_TASKLOOP :
               w & MASTER ? OMP_MASTER_TASKLOOP : OMP_TASKLOOP;
+    o->simd_words = (w & SIMD) != 0;
     return 1;
   }
   if (w & PAR) o->kind = w & (FOR | LOOP) ? OMP_PARALLEL_FOR : w & SECT ? OMP_PARALLEL_SECTIONS : OMP_PARALLEL;
