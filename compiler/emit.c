@@ -166,7 +166,19 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_rewind(void *);\n"
     "int __ompdsm_feof(void *);\n"
     "int __ompdsm_ferror(void *);\n"
-    "void __ompdsm_clearerr(void *);\n");
+    "void __ompdsm_clearerr(void *);\n"
+    "struct __ompdsm_dep { void *addr; __SIZE_TYPE__ len; int kind; };\n"
+    "void __ompdsm_task(void (*)(void *), void *, __SIZE_TYPE__, int, unsigned, const struct __ompdsm_dep *, int);\n"
+    "void __ompdsm_taskwait(void);\n"
+    "void __ompdsm_taskyield(void);\n"
+    "void __ompdsm_taskgroup_start(void);\n"
+    "void __ompdsm_taskgroup_end(void);\n"
+    "void __ompdsm_tasks_used(void);\n"
+    "static inline void __ompdsm_taskgroup_cleanup(int *p) { (void)p; __ompdsm_taskgroup_end(); }\n");
+  /* the runtime must know before main that tasks exist (region stacks in
+     shared memory, barriers that drain tasks); every process runs this */
+  if (unit_uses_tasks)
+    fprintf(out, "static void __attribute__((constructor)) __ompdsm_tasks_ctor(void) { __ompdsm_tasks_used(); }\n");
   fprintf(out, "#define __OMPDSM_TC(x) _Generic((x), char: %d, signed char: %d, unsigned char: %d, "
     "short: %d, unsigned short: %d, int: %d, unsigned int: %d, long: %d, unsigned long: %d, "
     "long long: %d, unsigned long long: %d, float: %d, double: %d, long double: %d, _Bool: %d)\n",

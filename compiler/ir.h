@@ -174,7 +174,9 @@ enum { OMP_PARALLEL, OMP_FOR, OMP_PARALLEL_FOR, OMP_SECTIONS, OMP_PARALLEL_SECTI
        OMP_SEMA_INIT, OMP_SEMA_WAIT, OMP_SEMA_SIGNAL,
        OMP_COND_WAIT, OMP_COND_SIGNAL, OMP_COND_BROADCAST,
        OMP_SERIAL,    /* simd, target, teams, distribute: the body runs as is */
-       OMP_NOP };     /* declare simd/target, target update/enter/exit data */
+       OMP_NOP,       /* declare simd/target, target update/enter/exit data */
+       OMP_TASK, OMP_TASKLOOP, OMP_TASKGROUP, OMP_TASKYIELD,
+       OMP_MASTER_TASKLOOP, OMP_PARALLEL_MASTER_TASKLOOP, OMP_PARALLEL_MASTER };
 
 enum { DS_SHARED, DS_PRIVATE, DS_FIRSTPRIVATE, DS_LASTPRIVATE, DS_REDUCTION,
        DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST };
@@ -188,6 +190,15 @@ typedef struct VarClause {
 } VarClause;
 
 typedef struct Span { int ft, lt; } Span;
+
+/* A depend clause's list item: kind is OMPDSM_DEP_*; item is the whole
+   locator; for an array section base[lo:len], sect is set and base, lo,
+   len are its parts (lo or len empty: omitted). */
+typedef struct Dep {
+  int kind, tok, sect;
+  Span item, base, lo, len;
+  struct Dep *next;
+} Dep;
 
 struct Omp {
   int kind;
@@ -204,6 +215,11 @@ struct Omp {
   int ext;                       /* has simd/target/teams/distribute/loop words */
   Span index, value;             /* sema/cond index and sema_init value */
   Span hint;                     /* critical, atomic: hint(expr) */
+  /* tasks */
+  Span final_expr, priority, grainsize, num_tasks;
+  int untied, mergeable, nogroup, grain_strict;
+  int simd_words;                /* taskloop simd */
+  Dep *deps;
 };
 
 Omp *omp_parse(int tok);         /* parse the directive at token tok */
@@ -257,6 +273,8 @@ void privs_close(Out *o, Priv *pv, int n, const char *last_flag, int at_join);
 /* ---- omp_worksharing.c ---- */
 typedef struct Loop { Sym *var; int var_tok; Span lb, ub, step; int op; int step_neg; Node *body; int decl; } Loop;
 int  loop_canonical(Node *f, Loop *L);
+int  loop_nest(Node *n, Omp *om, Loop *L);
+void loop_bounds(Out *o, Loop *L, int depth, int id, Ctx *ctx);
 void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx);
 void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx);
@@ -265,6 +283,46 @@ void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx);
 
 /* ---- omp_outline.c ---- */
 void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx);
+/* What an outlined body (region or task) captures, and the code that
+   moves it through the argument block struct __ompdsm_args_<id>. */
+#define MAX_DIMS 8
+typedef struct Cap {
+  Sym *sym;
+  int kind, op, tok;
+  int by_ref;              /* the struct holds the original's address */
+  int ndims;               /* variable array bounds passed by value */
+  int vla_ptr;             /* a task's firstprivate pointer to a VLA, as a void * field */
+  const char *red_init;    /* a reduction copy's first value, if not the identity */
+  char *dims[MAX_DIMS];
+  struct Cap *next;
+} Cap;
+Cap *cap_find(Cap *l, Sym *s);
+Cap *cap_add(Cap **l, Sym *s, int kind, int op, int tok);
+int  cap_is_local(Sym *s);
+void caps_layout(Cap *caps, int for_task);
+void caps_fields(Out *R, Cap *caps);
+Ctx *caps_unpack(Out *R, Cap *caps, Node *body);   /* caps_replay, then caps_unpack_vars */
+void caps_replay(Out *R, Cap *caps, Node *body);
+Ctx *caps_unpack_vars(Out *R, Cap *caps);
+void caps_pack(Out *o, Cap *caps, int id, Ctx *ctx);
+
+/* ---- omp_task.c ---- */
+extern int unit_uses_tasks;       /* emit.c registers the unit with __ompdsm_tasks_used */
+void omp_lower_task(Out *o, Node *n, Omp *om, Ctx *ctx);
+void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx);
+void omp_lower_taskgroup(Out *o, Node *n, Omp *om, Ctx *ctx);
+
+/* ---- lower_context.c: what is shared where, for a task's defaults ----
+   While a construct's body is lowered, its data environment is on this
+   stack: a parallel region or task (a "boundary", with its body's span)
+   and, inside it, the variables it or an inline construct made shared or
+   private. A task asks it whether a local it names is shared. */
+typedef struct DsEnv { int boundary, ft, lt; Sym *sym; int shared; struct DsEnv *up; } DsEnv;
+extern DsEnv *dsenv;
+void ds_boundary(int ft, int lt);
+void ds_var(Sym *s, int shared);
+/* 1: s is shared where the task is; 0: private there (a task makes it firstprivate) */
+int  ds_is_shared(Sym *s);
 
 /* ---- omp_sync.c ---- */
 void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx);

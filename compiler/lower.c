@@ -16,6 +16,7 @@ static void lower_omp(Out *o, Node *n, Ctx *ctx)
   Omp *om = n->omp;
   switch (om->kind) {
   case OMP_PARALLEL: case OMP_PARALLEL_FOR: case OMP_PARALLEL_SECTIONS:
+  case OMP_PARALLEL_MASTER: case OMP_PARALLEL_MASTER_TASKLOOP:
     omp_lower_parallel(o, n, om, ctx);
     return;
   case OMP_FOR: omp_lower_for(o, n, om, ctx); return;
@@ -27,6 +28,9 @@ static void lower_omp(Out *o, Node *n, Ctx *ctx)
   case OMP_MASTER: omp_lower_master(o, n, om, ctx); return;
   case OMP_SERIAL: omp_lower_serial(o, n, om, ctx); return;
   case OMP_NOP: return;
+  case OMP_TASK: omp_lower_task(o, n, om, ctx); return;
+  case OMP_TASKLOOP: case OMP_MASTER_TASKLOOP: omp_lower_taskloop(o, n, om, ctx); return;
+  case OMP_TASKGROUP: omp_lower_taskgroup(o, n, om, ctx); return;
   default: omp_lower_sync(o, n, om, ctx); return;
   }
 }
@@ -47,6 +51,8 @@ void lower_range(Out *o, int a, int b, Ctx *ctx)
 
 void lower_unit(void)
 {
+  unit_uses_tasks = 0;
+  dsenv = NULL;
   for (Node *f = unit_first; f; f = f->next) {
     if (f->kind != N_FUNC) continue;
     prelude = out_mem();

@@ -84,3 +84,31 @@ void pop(void)
   frames = f->up;
   free(f);
 }
+
+DsEnv *dsenv;
+
+void ds_boundary(int ft, int lt)
+{
+  DsEnv *e = xcalloc(1, sizeof *e);
+  e->boundary = 1; e->ft = ft; e->lt = lt; e->up = dsenv;
+  dsenv = e;
+}
+
+void ds_var(Sym *s, int shared)
+{
+  DsEnv *e = xcalloc(1, sizeof *e);
+  e->sym = s; e->shared = shared; e->up = dsenv;
+  dsenv = e;
+}
+
+/* Innermost first: a listing decides; a boundary whose body declares s
+   makes it private to that region or task; with no boundary left, s is a
+   local of the function that holds an orphaned construct. */
+int ds_is_shared(Sym *s)
+{
+  for (DsEnv *e = dsenv; e; e = e->up) {
+    if (!e->boundary) { if (e->sym == s) return e->shared; continue; }
+    if (s->ident >= e->ft && s->ident <= e->lt) return 0;
+  }
+  return 0;
+}

@@ -75,6 +75,7 @@ int privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max)
     if (v->kind == DS_REDUCTION)
       gen(o, " %s = %s;", nm, red_identity(v->op, pv[i].ptr, nm));
     *ctx = ctx_add(*ctx, v->sym, nm);
+    ds_var(v->sym, 0);       /* a task in the construct copies it (firstprivate) */
   }
   return n;
 }

@@ -23,19 +23,9 @@
 /* ------------------------------------------------------------------ */
 /* parallel regions */
 
-#define MAX_DIMS 8
-typedef struct Cap {
-  Sym *sym;
-  int kind, op, tok;
-  int by_ref;              /* the struct holds the original's address */
-  int ndims;               /* variable array bounds passed by value */
-  char *dims[MAX_DIMS];
-  struct Cap *next;
-} Cap;
+Cap *cap_find(Cap *l, Sym *s) { for (; l; l = l->next) if (l->sym == s) return l; return NULL; }
 
-static Cap *cap_find(Cap *l, Sym *s) { for (; l; l = l->next) if (l->sym == s) return l; return NULL; }
-
-static Cap *cap_add(Cap **l, Sym *s, int kind, int op, int tok)
+Cap *cap_add(Cap **l, Sym *s, int kind, int op, int tok)
 {
   Cap *c = xcalloc(1, sizeof *c), **pp = l;
   c->sym = s; c->kind = kind; c->op = op; c->tok = tok;
@@ -44,7 +34,135 @@ static Cap *cap_add(Cap **l, Sym *s, int kind, int op, int tok)
   return c;
 }
 
-static int is_local(Sym *s) { return s->depth > 0 && !s->is_extern; }
+int cap_is_local(Sym *s) { return s->depth > 0 && !s->is_extern; }
+#define is_local cap_is_local
+
+/* What each capture needs: a variable bound travels as a value computed
+   by the master (vla_dims); a copy whose type is only visible in the
+   enclosing function cannot be a field, so it is copied from the original.
+   A taskloop's lastprivate needs the original's address as well. */
+void caps_layout(Cap *caps, int for_task)
+{
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    c->ndims = is_local(s) ? vla_dims(s->type, "", c->dims, MAX_DIMS) : 0;
+    c->by_ref = c->kind == DS_SHARED || c->kind == DS_REDUCTION || c->kind == DS_LASTPRIVATE || c->kind == DS_FIRSTLAST ||
+                (c->kind == DS_FIRSTPRIVATE && is_local(s) && (c->ndims || type_needs_block_scope(s->type)));
+    if (!is_local(s) || s->threadprivate) c->by_ref = 0;
+    if (c->ndims && c->kind == DS_REDUCTION) c->ndims = 0;
+    /* a task copies a pointer to a VLA (a parameter "double a[n][m]") by
+       value: an object pointer is a void * in size, the bounds travel */
+    if (for_task && (c->kind == DS_FIRSTPRIVATE || c->kind == DS_FIRSTLAST) && c->ndims &&
+        s->type && s->type->kind == TY_PTR && !type_needs_block_scope(s->type)) {
+      c->vla_ptr = 1;
+      c->by_ref = c->kind == DS_FIRSTLAST;
+    }
+    /* a task copies a value of a block-scope type into a block whose
+       struct is then declared where that type is visible (omp_task.c) */
+    if (for_task && c->kind == DS_FIRSTPRIVATE && !c->ndims && is_local(s) && type_needs_block_scope(s->type))
+      c->by_ref = 0;
+  }
+}
+
+void caps_fields(Out *R, Cap *caps)
+{
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    if (c->by_ref) gen(R, " void *%s;", s->name);
+    if (c->vla_ptr) gen(R, " void *fp_%s;", s->name);
+    else if ((c->kind == DS_FIRSTPRIVATE && !c->by_ref) || c->kind == DS_COPYIN || c->kind == DS_FIRSTLAST) {
+      char nm[300]; snprintf(nm, sizeof nm, "fp_%s", s->name);
+      char *t = captured_decl(s, nm, NULL); gen(R, " %s;", t); free(t);
+    }
+    for (int k = 0; k < c->ndims; k++) gen(R, " __SIZE_TYPE__ __ompdsm_vla_%s_%d;", s->name, k);
+  }
+}
+
+/* Inside the outlined function: the block-scope types it needs, then each
+   capture under its own name (a shared one through a pointer printed as
+   (*x), a private one as a copy). Returns the substitutions for the body. */
+void caps_replay(Out *R, Cap *caps, Node *body)
+{
+  Replayed *done = NULL;
+  for (Cap *c = caps; c; c = c->next)
+    if (is_local(c->sym)) type_replay_deps(R->f, c->sym->type, &done);
+  type_replay_span_deps(R->f, body->ft, body->lt, &done);
+}
+
+Ctx *caps_unpack(Out *R, Cap *caps, Node *body)
+{
+  caps_replay(R, caps, body);
+  return caps_unpack_vars(R, caps);
+}
+
+Ctx *caps_unpack_vars(Out *R, Cap *caps)
+{
+  for (Cap *c = caps; c; c = c->next)
+    for (int k = 0; k < c->ndims; k++) {
+      free(c->dims[k]);
+      c->dims[k] = xcalloc(1, 300);
+      snprintf(c->dims[k], 300, "__ompdsm_a->__ompdsm_vla_%s_%d", c->sym->name, k);
+    }
+  Ctx *c2 = NULL;
+  /* pointers to shared originals first: private copies may shadow the names */
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    if (c->kind == DS_REDUCTION || c->kind == DS_LASTPRIVATE || c->kind == DS_FIRSTLAST) {
+      char nm[300]; snprintf(nm, sizeof nm, "(*__ompdsm_r_%s)", s->name);
+      char *t = captured_decl(s, nm, NULL);
+      if (c->by_ref) gen(R, " %s = __ompdsm_a->%s;", t, s->name);
+      else gen(R, " %s = &%s;", t, s->name);
+      free(t);
+    }
+  }
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    const char *nm = s->name;
+    char **dims = c->ndims ? c->dims : NULL;
+    switch (c->kind) {
+    case DS_SHARED:
+      if (c->by_ref) {
+        char p[300]; snprintf(p, sizeof p, "(*%s)", nm);
+        char *t = captured_decl(s, p, dims); gen(R, " %s = __ompdsm_a->%s;", t, nm); free(t);
+        c2 = ctx_add(c2, s, p);
+      }
+      break;
+    case DS_PRIVATE: case DS_FIRSTPRIVATE: case DS_REDUCTION: case DS_LASTPRIVATE: case DS_FIRSTLAST: {
+      char *t = captured_decl(s, nm, dims); gen(R, " %s;", t); free(t);
+      if (c->kind == DS_FIRSTPRIVATE && c->by_ref) gen(R, " __builtin_memcpy(&%s, __ompdsm_a->%s, sizeof %s);", nm, nm, nm);
+      else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_FIRSTLAST) gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
+      if (c->kind == DS_REDUCTION) {
+        char p[300]; snprintf(p, sizeof p, "__ompdsm_r_%s", nm);
+        gen(R, " %s = %s;", nm, c->red_init ? c->red_init : red_identity(c->op, p, nm));
+      }
+      break;
+    }
+    case DS_COPYIN:
+      gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
+      break;
+    }
+  }
+  return c2;
+}
+
+/* The encountering thread's side: fill the argument block __ompdsm_a<id>. */
+void caps_pack(Out *o, Cap *caps, int id, Ctx *ctx)
+{
+  for (Cap *c = caps; c; c = c->next) {
+    Sym *s = c->sym;
+    const char *x = sym_text(ctx, s);
+    if (c->by_ref)
+      gen(o, " __ompdsm_a%d.%s = (void *)&(%s);", id, s->name, x);
+    if ((c->kind == DS_FIRSTPRIVATE && !c->by_ref) || c->kind == DS_COPYIN || c->kind == DS_FIRSTLAST)
+      gen(o, " __builtin_memcpy(&__ompdsm_a%d.fp_%s, &(%s), sizeof __ompdsm_a%d.fp_%s);", id, s->name, x, id, s->name);
+    if (c->ndims) {
+      char *d[MAX_DIMS];
+      int nd = vla_dims(s->type, x, d, MAX_DIMS);
+      for (int k = 0; k < nd && k < c->ndims; k++) gen(o, " __ompdsm_a%d.__ompdsm_vla_%s_%d = %s;", id, s->name, k, d[k]);
+      for (int k = 0; k < nd; k++) free(d[k]);
+    }
+  }
+}
 
 static Sym *combined_loop_var(Node *body)
 {
@@ -63,10 +181,27 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
   Omp inner = *om;       /* combined constructs: the worksharing half */
   Omp par = *om;
-  int combined = om->kind == OMP_PARALLEL_FOR || om->kind == OMP_PARALLEL_SECTIONS;
+  int combined = om->kind == OMP_PARALLEL_FOR || om->kind == OMP_PARALLEL_SECTIONS ||
+                 om->kind == OMP_PARALLEL_MASTER_TASKLOOP;
   par.vars = NULL;
   inner.vars = NULL;
-  if (combined) {
+  if (om->kind == OMP_PARALLEL_MASTER_TASKLOOP) {
+    /* the taskloop takes every clause but num_threads, the region the
+       shared ones too; what the taskloop lists is shared by the region
+       (default(none) applies to both) */
+    inner.kind = OMP_MASTER_TASKLOOP;
+    par.if_expr.ft = 0; par.if_expr.lt = -1;
+    VarClause **pi = &inner.vars, **pp = &par.vars;
+    for (VarClause *v = om->vars; v; v = v->next) {
+      VarClause *c = xcalloc(1, sizeof *c);
+      *c = *v; c->next = NULL;
+      if (v->kind == DS_SHARED) {
+        VarClause *c2 = xcalloc(1, sizeof *c2);
+        *c2 = *c; *pp = c2; pp = &c2->next;
+      }
+      *pi = c; pi = &c->next;
+    }
+  } else if (combined) {
     inner.kind = om->kind == OMP_PARALLEL_FOR ? OMP_FOR : OMP_SECTIONS;
     inner.nowait = 1;    /* the join ends the region */
     inner.ends_region = 1;
@@ -107,86 +242,25 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
 
   int id = ++uid;
   Out *R = out_mem();
-  /* what each capture needs: a variable bound travels as a value computed
-     by the master (vla_dims); a copy whose type is only visible in the
-     enclosing function cannot be a field, so it is copied from the original */
-  for (Cap *c = caps; c; c = c->next) {
-    Sym *s = c->sym;
-    c->ndims = is_local(s) ? vla_dims(s->type, "", c->dims, MAX_DIMS) : 0;
-    c->by_ref = c->kind == DS_SHARED || c->kind == DS_REDUCTION ||
-                (c->kind == DS_FIRSTPRIVATE && is_local(s) && (c->ndims || type_needs_block_scope(s->type)));
-    if (!is_local(s) || s->threadprivate) c->by_ref = 0;
-    if (c->ndims && c->kind == DS_REDUCTION) c->ndims = 0;
-  }
+  caps_layout(caps, 0);
   gen(R, "\nstruct __ompdsm_args_%d {", id);
-  for (Cap *c = caps; c; c = c->next) {
-    Sym *s = c->sym;
-    if (c->by_ref) gen(R, " void *%s;", s->name);
-    else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_COPYIN) {
-      char nm[300]; snprintf(nm, sizeof nm, "fp_%s", s->name);
-      char *t = captured_decl(s, nm, NULL); gen(R, " %s;", t); free(t);
-    }
-    for (int k = 0; k < c->ndims; k++) gen(R, " __SIZE_TYPE__ __ompdsm_vla_%s_%d;", s->name, k);
-  }
+  caps_fields(R, caps);
   gen(R, " char __ompdsm_pad; };\n");
   gen(R, "static void __ompdsm_region_%d(void *__ompdsm_data) { struct __ompdsm_args_%d *__ompdsm_a = (struct __ompdsm_args_%d *)__ompdsm_data; (void)__ompdsm_a;", id, id, id);
-  /* block-scope typedefs and tags that the captures' types and the body name */
-  Replayed *done = NULL;
-  for (Cap *c = caps; c; c = c->next)
-    if (is_local(c->sym)) type_replay_deps(R->f, c->sym->type, &done);
-  type_replay_span_deps(R->f, body->ft, body->lt, &done);
-  for (Cap *c = caps; c; c = c->next)
-    for (int k = 0; k < c->ndims; k++) {
-      free(c->dims[k]);
-      c->dims[k] = xcalloc(1, 300);
-      snprintf(c->dims[k], 300, "__ompdsm_a->__ompdsm_vla_%s_%d", c->sym->name, k);
-    }
-  Ctx *c2 = NULL;
-  /* pointers to shared originals first: private copies may shadow the names */
-  for (Cap *c = caps; c; c = c->next) {
-    Sym *s = c->sym;
-    if (c->kind == DS_REDUCTION) {
-      char nm[300]; snprintf(nm, sizeof nm, "(*__ompdsm_r_%s)", s->name);
-      char *t = captured_decl(s, nm, NULL);
-      if (is_local(s)) gen(R, " %s = __ompdsm_a->%s;", t, s->name);
-      else gen(R, " %s = &%s;", t, s->name);
-      free(t);
-    }
-  }
-  for (Cap *c = caps; c; c = c->next) {
-    Sym *s = c->sym;
-    const char *nm = s->name;
-    char **dims = c->ndims ? c->dims : NULL;
-    switch (c->kind) {
-    case DS_SHARED:
-      if (c->by_ref) {
-        char p[300]; snprintf(p, sizeof p, "(*%s)", nm);
-        char *t = captured_decl(s, p, dims); gen(R, " %s = __ompdsm_a->%s;", t, nm); free(t);
-        c2 = ctx_add(c2, s, p);
-      }
-      break;
-    case DS_PRIVATE: case DS_FIRSTPRIVATE: case DS_REDUCTION: {
-      char *t = captured_decl(s, nm, dims); gen(R, " %s;", t); free(t);
-      if (c->kind == DS_FIRSTPRIVATE && c->by_ref) gen(R, " __builtin_memcpy(&%s, __ompdsm_a->%s, sizeof %s);", nm, nm, nm);
-      else if (c->kind == DS_FIRSTPRIVATE) gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
-      if (c->kind == DS_REDUCTION) {
-        char p[300]; snprintf(p, sizeof p, "__ompdsm_r_%s", nm);
-        gen(R, " %s = %s;", nm, red_identity(c->op, p, nm));
-      }
-      break;
-    }
-    case DS_COPYIN:
-      gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
-      break;
-    }
-  }
+  Ctx *c2 = caps_unpack(R, caps, body);
+  DsEnv *env = dsenv;
+  ds_boundary(body->ft, body->lt);
+  for (Cap *c = caps; c; c = c->next) ds_var(c->sym, c->kind == DS_SHARED);
   push(OMP_PARALLEL, NULL);
   Frame *saved = frames->up;
   frames->up = NULL;              /* a region starts a new lexical nest for checks */
   R->need_mark = 1;
-  if (combined) {
+  if (om->kind == OMP_PARALLEL_MASTER) {
+    omp_lower_master(R, n, &inner, c2);
+  } else if (combined) {
     if (inner.kind == OMP_FOR) omp_lower_for(R, n, &inner, c2);
-    else omp_lower_sections(R, n, &inner, c2);
+    else if (inner.kind == OMP_SECTIONS) omp_lower_sections(R, n, &inner, c2);
+    else omp_lower_taskloop(R, n, &inner, c2);
   } else {
     gen(R, " {");
     R->need_mark = 1;
@@ -195,6 +269,7 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   }
   frames->up = saved;
   pop();
+  dsenv = env;
   for (Cap *c = caps; c; c = c->next)
     if (c->kind == DS_REDUCTION)
       gen(R, " __ompdsm_reduce_join(__ompdsm_r_%s, &%s, 1, __OMPDSM_TC(%s), %d);", c->sym->name, c->sym->name, c->sym->name, c->op);
@@ -205,22 +280,9 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
 
   /* the master's side */
   gen(o, " { struct __ompdsm_args_%d __ompdsm_a%d; __builtin_memset(&__ompdsm_a%d, 0, sizeof __ompdsm_a%d);", id, id, id, id);
-  for (Cap *c = caps; c; c = c->next) {
-    Sym *s = c->sym;
-    const char *x = sym_text(ctx, s);
-    if (c->by_ref)
-      gen(o, " __ompdsm_a%d.%s = (void *)&(%s);", id, s->name, x);
-    else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_COPYIN)
-      gen(o, " __builtin_memcpy(&__ompdsm_a%d.fp_%s, &(%s), sizeof __ompdsm_a%d.fp_%s);", id, s->name, x, id, s->name);
-    if (c->ndims) {
-      char *d[MAX_DIMS];
-      int nd = vla_dims(s->type, x, d, MAX_DIMS);
-      for (int k = 0; k < nd && k < c->ndims; k++) gen(o, " __ompdsm_a%d.__ompdsm_vla_%s_%d = %s;", id, s->name, k, d[k]);
-      for (int k = 0; k < nd; k++) free(d[k]);
-    }
-  }
+  caps_pack(o, caps, id, ctx);
   char *nt = om->num_threads.ft <= om->num_threads.lt ? span_text(om->num_threads.ft, om->num_threads.lt, ctx) : xstrdup("0");
-  char *ifx = om->if_expr.ft <= om->if_expr.lt ? span_text(om->if_expr.ft, om->if_expr.lt, ctx) : xstrdup("1");
+  char *ifx = par.if_expr.ft <= par.if_expr.lt ? span_text(par.if_expr.ft, par.if_expr.lt, ctx) : xstrdup("1");
   Token *d = &toks[om->tok];
   gen(o, " unsigned __ompdsm_nt%d = (unsigned)(%s); int __ompdsm_if%d = !!(%s);", id, nt, id, ifx);
   gen(o, " static int __ompdsm_warned%d; __ompdsm_team_check(__ompdsm_nt%d, __ompdsm_if%d, \"%s:%d\", &__ompdsm_warned%d);",

@@ -115,12 +115,16 @@ static int red_op(void)
 /* Which clauses each construct takes. */
 enum { C_PRIV = 1, C_FPRIV = 2, C_LPRIV = 4, C_SHARED = 8, C_RED = 16, C_COPYIN = 32,
        C_COPYPRIV = 64, C_DEFAULT = 128, C_NUMT = 256, C_IF = 512, C_SCHED = 1024,
-       C_COLLAPSE = 2048, C_ORDERED = 4096, C_NOWAIT = 8192 };
+       C_COLLAPSE = 2048, C_ORDERED = 4096, C_NOWAIT = 8192, C_FINAL = 1u << 14,
+       C_PRIO = 1u << 15, C_UNTIED = 1u << 16, C_MERGEABLE = 1u << 17, C_DEPEND = 1u << 18,
+       C_GRAIN = 1u << 19, C_NUMTASKS = 1u << 20, C_NOGROUP = 1u << 21 };
 
 static unsigned allowed(int kind)
 {
   unsigned par = C_PRIV | C_FPRIV | C_SHARED | C_RED | C_COPYIN | C_DEFAULT | C_NUMT | C_IF;
   unsigned fr = C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_SCHED | C_COLLAPSE | C_ORDERED | C_NOWAIT;
+  unsigned tl = C_PRIV | C_FPRIV | C_LPRIV | C_SHARED | C_DEFAULT | C_IF | C_FINAL | C_PRIO |
+                C_UNTIED | C_MERGEABLE | C_GRAIN | C_NUMTASKS | C_NOGROUP | C_COLLAPSE | C_RED;
   switch (kind) {
   case OMP_PARALLEL: return par;
   case OMP_FOR: return fr;
@@ -129,6 +133,12 @@ static unsigned allowed(int kind)
   case OMP_PARALLEL_SECTIONS: return par | C_LPRIV;
   case OMP_SINGLE: return C_PRIV | C_FPRIV | C_COPYPRIV | C_NOWAIT;
   case OMP_SERIAL: return C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_SHARED | C_DEFAULT | C_IF | C_NUMT;
+  case OMP_TASK: return C_PRIV | C_FPRIV | C_SHARED | C_DEFAULT | C_IF | C_FINAL | C_PRIO |
+                        C_UNTIED | C_MERGEABLE | C_DEPEND;
+  case OMP_TASKLOOP: case OMP_MASTER_TASKLOOP: return tl;
+  case OMP_PARALLEL_MASTER_TASKLOOP: return tl | C_NUMT;
+  case OMP_PARALLEL_MASTER: return par;
+  case OMP_TASKWAIT: return C_DEPEND;   /* waits for all children: more than depend asks */
   default: return 0;
   }
 }
@@ -167,11 +177,77 @@ static int ignored_clause(Omp *o, const char *c)
     "map", "device", "defaultmap", "is_device_ptr", "use_device_ptr", "use_device_addr",
     "has_device_addr", "depend", "num_teams", "thread_limit", "dist_schedule", "bind",
     "order", "allocate", "uses_allocators", "in_reduction", "proc_bind", NULL };
+  /* taskloop simd: a SIMD width of one needs none of simd's own clauses */
+  static const char *simd_only[] = { "safelen", "simdlen", "aligned", "nontemporal", "order", NULL };
+  if (o->simd_words)
+    for (int i = 0; simd_only[i]; i++)
+      if (!strcmp(c, simd_only[i])) return 1;
   if (!o->ext) return 0;
   for (int i = 0; names[i]; i++)
     if (!strcmp(c, names[i])) return 1;
   /* "nowait" on target, "collapse" on distribute */
   return o->kind == OMP_SERIAL && (!strcmp(c, "nowait") || !strcmp(c, "collapse"));
+}
+
+/* Clauses that OpenMP has but this implementation does not: an error
+   that says so, rather than "unknown". */
+static int unsupported_clause(const char *c)
+{
+  static const char *names[] = { "in_reduction", "task_reduction", "detach", "affinity",
+                                  "allocate", NULL };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(c, names[i])) return 1;
+  return 0;
+}
+
+/* One list item of depend: a variable, an element, or an array section
+   as its last subscript, base[lo:len] (lo, len optional). */
+static void dep_item(Omp *o, int kind)
+{
+  int t = pos;
+  Span it = expr_span(1);
+  if (bad) return;
+  Dep *d = xcalloc(1, sizeof *d);
+  d->kind = kind; d->tok = t; d->item = it;
+  d->base.ft = d->lo.ft = d->len.ft = 0;
+  d->base.lt = d->lo.lt = d->len.lt = -1;
+  int depth = 0, open = -1, colon = -1, nsect = 0;
+  for (int i = it.ft; i <= it.lt; i++) {
+    const char *x = toks[i].text;
+    if (!strcmp(x, "[")) { if (depth++ == 0) { open = i; colon = -1; } }
+    else if (!strcmp(x, "]")) {
+      if (--depth == 0 && colon >= 0) {
+        nsect++;
+        if (i != it.lt) { error_at(open, "an array section in depend must be the last subscript"); bad = 1; return; }
+        d->sect = 1;
+        d->base.ft = it.ft; d->base.lt = open - 1;
+        d->lo.ft = open + 1; d->lo.lt = colon - 1;
+        d->len.ft = colon + 1; d->len.lt = i - 1;
+      }
+    } else if (!strcmp(x, ":") && depth == 1) colon = i;
+    else if (!strcmp(x, "(") || !strcmp(x, ")")) { /* balanced by expr_span */ }
+  }
+  if (nsect > 1 || (d->sect && d->base.ft > d->base.lt)) { error_at(t, "unsupported array section in depend"); bad = 1; return; }
+  Dep **pp = &o->deps;
+  while (*pp) pp = &(*pp)->next;
+  *pp = d;
+}
+
+static void depend_clause(Omp *o)
+{
+  if (!expect("(")) return;
+  if (at("iterator")) { error_at(pos, "depend modifier 'iterator' is not supported by ompdsmcc"); bad = 1; return; }
+  int kind = accept("inout") ? OMPDSM_DEP_INOUT : accept("in") ? OMPDSM_DEP_IN : accept("out") ? OMPDSM_DEP_OUT : 0;
+  if (!kind) {
+    if (at("mutexinoutset") || at("inoutset") || at("depobj") || at("source") || at("sink"))
+      error_at(pos, "depend kind '%s' is not supported by ompdsmcc (only in, out and inout)", peek());
+    else error_at(pos <= end ? pos : end, "expected in, out or inout in depend");
+    bad = 1;
+    return;
+  }
+  if (!expect(":")) return;
+  do dep_item(o, kind); while (!bad && accept(","));
+  expect(")");
 }
 
 static void clauses(Omp *o)
@@ -188,7 +264,12 @@ static void clauses(Omp *o)
       !strcmp(c, "copyprivate") ? C_COPYPRIV : !strcmp(c, "default") ? C_DEFAULT :
       !strcmp(c, "num_threads") ? C_NUMT : !strcmp(c, "if") ? C_IF :
       !strcmp(c, "schedule") ? C_SCHED : !strcmp(c, "collapse") ? C_COLLAPSE :
-      !strcmp(c, "ordered") ? C_ORDERED : !strcmp(c, "nowait") ? C_NOWAIT : 0;
+      !strcmp(c, "ordered") ? C_ORDERED : !strcmp(c, "nowait") ? C_NOWAIT :
+      !strcmp(c, "final") ? C_FINAL : !strcmp(c, "priority") ? C_PRIO :
+      !strcmp(c, "untied") ? C_UNTIED : !strcmp(c, "mergeable") ? C_MERGEABLE :
+      !strcmp(c, "depend") ? C_DEPEND : !strcmp(c, "grainsize") ? C_GRAIN :
+      !strcmp(c, "num_tasks") ? C_NUMTASKS : !strcmp(c, "nogroup") ? C_NOGROUP : 0;
+    if (!bit && unsupported_clause(c)) { error_at(ct, "clause '%s' is not supported by ompdsmcc", c); bad = 1; return; }
     if (!bit) { error_at(ct, "unknown OpenMP clause '%s'", c); bad = 1; return; }
     if (!(ok & bit)) { error_at(ct, "clause '%s' is not valid on this directive", c); bad = 1; return; }
     pos++;
@@ -253,6 +334,29 @@ static void clauses(Omp *o)
       break;
     case C_ORDERED: o->ordered = 1; break;
     case C_NOWAIT: o->nowait = 1; break;
+    case C_FINAL: case C_PRIO: case C_GRAIN: case C_NUMTASKS: {
+      if (!expect("(")) return;
+      /* OpenMP 5.1: grainsize(strict: g), num_tasks(strict: n) */
+      if ((bit == C_GRAIN || bit == C_NUMTASKS) && pos + 1 <= end && at("strict") && !strcmp(toks[pos + 1].text, ":")) {
+        pos += 2;
+        if (bit == C_GRAIN) o->grain_strict = 1;
+      }
+      Span e = expr_span(0);
+      if (bit == C_FINAL) o->final_expr = e;
+      else if (bit == C_PRIO) o->priority = e;
+      else if (bit == C_GRAIN) o->grainsize = e;
+      else o->num_tasks = e;
+      expect(")");
+      if (o->grainsize.ft <= o->grainsize.lt && o->num_tasks.ft <= o->num_tasks.lt) {
+        error_at(ct, "grainsize and num_tasks may not both appear");
+        bad = 1;
+      }
+      break;
+    }
+    case C_UNTIED: o->untied = 1; break;
+    case C_MERGEABLE: o->mergeable = 1; break;
+    case C_NOGROUP: o->nogroup = 1; break;
+    case C_DEPEND: depend_clause(o); break;
     }
   }
 }
@@ -288,8 +392,9 @@ static void sync_name(Omp *o)
 static int construct_words(Omp *o)
 {
   static const char *names[] = { "parallel", "for", "sections", "loop", "simd", "target",
-                                 "teams", "distribute", "data", NULL };
-  enum { PAR = 1, FOR = 2, SECT = 4, LOOP = 8, SIMD = 16, TARGET = 32, TEAMS = 64, DIST = 128, DATA = 256 };
+                                 "teams", "distribute", "data", "master", "taskloop", NULL };
+  enum { PAR = 1, FOR = 2, SECT = 4, LOOP = 8, SIMD = 16, TARGET = 32, TEAMS = 64, DIST = 128, DATA = 256,
+         MASTER = 512, TASKLOOP = 1024 };
   int w = 0, first = pos;
   for (;;) {
     int k = -1;
@@ -299,7 +404,24 @@ static int construct_words(Omp *o)
     w |= 1 << k;
     pos++;
   }
-  if (!w || w == DATA) { pos = first; return 0; }
+  if (!w || w == DATA || w == MASTER) { pos = first; return 0; }
+  if (w & (MASTER | TASKLOOP)) {
+    /* taskloop, master taskloop, parallel master taskloop (simd: a width of
+       one), parallel master */
+    int rest = w & ~(PAR | MASTER | TASKLOOP | SIMD);
+    int ok = !rest && (!(w & PAR) || (w & MASTER)) && (w & (TASKLOOP | PAR));
+    if (!ok || (w & SIMD && !(w & TASKLOOP))) {
+      error_at(first, "this combination of constructs is not supported by ompdsmcc");
+      bad = 1;
+      pos = end + 1;
+      o->kind = OMP_NOP;
+      return 1;
+    }
+    o->kind = !(w & TASKLOOP) ? OMP_PARALLEL_MASTER : w & PAR ? OMP_PARALLEL_MASTER_TASKLOOP :
+              w & MASTER ? OMP_MASTER_TASKLOOP : OMP_TASKLOOP;
+    o->simd_words = (w & SIMD) != 0;
+    return 1;
+  }
   if (w & PAR) o->kind = w & (FOR | LOOP) ? OMP_PARALLEL_FOR : w & SECT ? OMP_PARALLEL_SECTIONS : OMP_PARALLEL;
   else if (w & (FOR | LOOP)) o->kind = OMP_FOR;
   else if (w & SECT) o->kind = OMP_SECTIONS;
@@ -324,6 +446,7 @@ Omp *omp_parse(int t)
   o->deflt = -1;
   o->sched = -1;
   o->num_threads.lt = o->if_expr.lt = o->chunk.lt = o->index.lt = o->value.lt = o->hint.lt = -1;
+  o->final_expr.lt = o->priority.lt = o->grainsize.lt = o->num_tasks.lt = -1;
   pos = t + 1;
   end = toks[t].omp_end;
   bad = 0;
@@ -365,7 +488,10 @@ Omp *omp_parse(int t)
       bad = 1;
     }
   } else if (!strcmp(d, "barrier")) o->kind = OMP_BARRIER;
-  else if (!strcmp(d, "taskwait") || !strcmp(d, "taskyield")) o->kind = OMP_TASKWAIT;
+  else if (!strcmp(d, "taskwait")) { o->kind = OMP_TASKWAIT; clauses(o); }
+  else if (!strcmp(d, "taskyield")) o->kind = OMP_TASKYIELD;
+  else if (!strcmp(d, "task")) { o->kind = OMP_TASK; clauses(o); }
+  else if (!strcmp(d, "taskgroup")) { o->kind = OMP_TASKGROUP; clauses(o); }
   else if (!strcmp(d, "flush")) {
     o->kind = OMP_FLUSH;
     /* a flush here is always a full one: acquire and release included */

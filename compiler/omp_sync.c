@@ -74,11 +74,15 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     if (frame_find(OMP_FOR, 1) || frame_find(OMP_SECTIONS, 1) || frame_find(OMP_SINGLE, 1) ||
         frame_find(OMP_CRITICAL, 1) || frame_find(OMP_ORDERED, 1) || frame_find(OMP_MASTER, 1))
       error_at(om->tok + 1, "barrier region may not be closely nested inside a worksharing, critical, ordered or master region");
+    else if (frame_find(OMP_TASK, 1))
+      error_at(om->tok + 1, "barrier region may not be closely nested inside an explicit task region");
     gen(o, " __ompdsm_barrier();");
     o->need_mark = 1;
     return;
   case OMP_FLUSH: gen(o, " __ompdsm_flush();"); o->need_mark = 1; return;
-  case OMP_TASKWAIT: gen(o, " ;"); return;
+  /* a depend clause on taskwait asks for less than all children */
+  case OMP_TASKWAIT: gen(o, " __ompdsm_taskwait();"); o->need_mark = 1; return;
+  case OMP_TASKYIELD: gen(o, " __ompdsm_taskyield();"); o->need_mark = 1; return;
   case OMP_THREADPRIVATE: return;
   case OMP_SEMA_INIT: case OMP_SEMA_WAIT: case OMP_SEMA_SIGNAL:
   case OMP_COND_WAIT: case OMP_COND_SIGNAL: case OMP_COND_BROADCAST: {

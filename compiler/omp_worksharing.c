@@ -91,24 +91,28 @@ static Node *only_for(Node *b)
   return NULL;
 }
 
-void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
+/* The loops a construct with collapse(n) covers, checked canonical and
+   perfectly nested; returns n, or 0 after an error. */
+int loop_nest(Node *n, Omp *om, Loop *L)
 {
   int depth = om->collapse > 1 ? om->collapse : 1;
-  Loop L[8];
-  if (depth > 8) { error_at(om->tok, "collapse depth above 8 is not supported"); return; }
+  if (depth > 8) { error_at(om->tok, "collapse depth above 8 is not supported"); return 0; }
   Node *f = n->body;
   for (int d = 0; d < depth; d++) {
-    if (!loop_canonical(f, &L[d])) return;
+    if (!loop_canonical(f, &L[d])) return 0;
     if (d + 1 < depth) {
       f = only_for(L[d].body);
-      if (!f) { error_at(L[d].body ? L[d].body->ft : om->tok, "collapse(%d) needs %d perfectly nested loops", depth, depth); return; }
+      if (!f) { error_at(L[d].body ? L[d].body->ft : om->tok, "collapse(%d) needs %d perfectly nested loops", depth, depth); return 0; }
     }
   }
-  int id = ++uid;
-  gen(o, " {");
-  Priv pv[64];
-  Ctx *c = ctx;
-  /* evaluate bounds in the enclosing context, before any shadowing */
+  return depth;
+}
+
+/* Declares, in the enclosing context, each loop's bounds, step and trip
+   count (__ompdsm_lb<id>_<d>, _ub, _st, _cnt) and their product
+   __ompdsm_cnt<id>, the normalized iteration count. */
+void loop_bounds(Out *o, Loop *L, int depth, int id, Ctx *ctx)
+{
   for (int d = 0; d < depth; d++) {
     char *lb = span_text(L[d].lb.ft, L[d].lb.lt, ctx), *ub = span_text(L[d].ub.ft, L[d].ub.lt, ctx);
     char *st = L[d].step.ft >= 0 ? span_text(L[d].step.ft, L[d].step.lt, ctx) : xstrdup("1");
@@ -126,6 +130,20 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   }
   gen(o, " __INT64_TYPE__ __ompdsm_cnt%d = 1;", id);
   for (int d = 0; d < depth; d++) gen(o, " __ompdsm_cnt%d *= __ompdsm_cnt%d_%d;", id, id, d);
+}
+
+void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
+{
+  Loop L[8];
+  int depth = loop_nest(n, om, L);
+  if (!depth) return;
+  int id = ++uid;
+  DsEnv *env = dsenv;
+  gen(o, " {");
+  Priv pv[64];
+  Ctx *c = ctx;
+  /* evaluate bounds in the enclosing context, before any shadowing */
+  loop_bounds(o, L, depth, id, ctx);
   int np = privs_open(o, om, &c, pv, 64);
   /* loop variables are private */
   for (int d = 0; d < depth; d++) {
@@ -136,6 +154,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
     if (L[d].decl) { char *t = type_decl(v->type, v->name, NULL); gen(o, " %s;", t); free(t); }
     else gen(o, " __typeof__(%s) %s;", sym_text(ctx, v), v->name);
     c = ctx_add(c, v, v->name);
+    ds_var(v, 0);
   }
   gen(o, " int __ompdsm_last%d = 0; (void)__ompdsm_last%d; __INT64_TYPE__ __ompdsm_lo%d, __ompdsm_hi%d;", id, id, id, id);
   char *chunk = om->chunk.ft <= om->chunk.lt ? span_text(om->chunk.ft, om->chunk.lt, ctx) : xstrdup("0");
@@ -173,6 +192,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   privs_close(o, pv, np, lf, om->ends_region);
   gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
   o->need_mark = 1;
+  dsenv = env;
 }
 
 void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
@@ -184,6 +204,7 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
   int id = ++uid;
   Priv pv[64];
   Ctx *c = ctx;
+  DsEnv *env = dsenv;
   gen(o, " {");
   int np = privs_open(o, om, &c, pv, 64);
   gen(o, " int __ompdsm_last%d = 0; (void)__ompdsm_last%d; __ompdsm_sections_start(%d); for (;;) { int __ompdsm_s%d = __ompdsm_sections_next(); if (__ompdsm_s%d < 0) break; if (__ompdsm_s%d == %d) __ompdsm_last%d = 1; switch (__ompdsm_s%d) {",
@@ -206,6 +227,7 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
   privs_close(o, pv, np, lf, om->ends_region);
   gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
   o->need_mark = 1;
+  dsenv = env;
 }
 
 
@@ -214,12 +236,14 @@ void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx)
     int id = ++uid;
     Priv pv[64];
     Ctx *c = ctx;
+    DsEnv *env = dsenv;
     gen(o, " { int __ompdsm_ex%d = __ompdsm_single_start(); if (__ompdsm_ex%d) {", id, id);
     int np = privs_open(o, om, &c, pv, 64);
     push(OMP_SINGLE, NULL);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, c);
     pop();
+    dsenv = env;
     gen(o, " }");
     int ncp = 0;
     for (VarClause *v = om->vars; v; v = v->next)
@@ -285,12 +309,14 @@ void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx)
   }
   Priv pv[64];
   Ctx *c = ctx;
+  DsEnv *env = dsenv;
   gen(o, " {");
   int np = privs_open(o, &own, &c, pv, 64);
   push(OMP_SERIAL, NULL);
   o->need_mark = 1;
   if (n->body) lower_range(o, n->body->ft, n->body->lt, c);
   pop();
+  dsenv = env;
   privs_close(o, pv, np, "1", om->ends_region);
   gen(o, " }");
   o->need_mark = 1;
