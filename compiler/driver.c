@@ -228,6 +228,11 @@ int main(int argc, char **argv)
     Vec a = {0};
     push_arg(&a, cc);
     push_arg(&a, "-E");
+    /* -fopenmp: the preprocessor then expands macros in "#pragma omp"
+     * lines, as OpenMP says it must (final(d > CUTOFF), a[0:N]); our own
+     * _OPENMP replaces the one it defines. */
+    push_arg(&a, "-fopenmp");
+    push_arg(&a, "-U_OPENMP");
     push_arg(&a, "-D_OMPDSM=1");
     push_arg(&a, "-D_OPENMP=201107");
     push_arg(&a, "-I");

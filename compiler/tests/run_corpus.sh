@@ -9,8 +9,7 @@ set -e
 ompdsmcc=$1; src=$2; work=$3; shift 3
 name=$(basename "$src" .c)
 mkdir -p "$work"
-# OMPDSMCC_EXTRA: more arguments for the build (run_deferred.sh's runtime)
-"$ompdsmcc" -O1 -o "$work/$name.dsm" "$src" ${OMPDSMCC_EXTRA:-} -lm
+"$ompdsmcc" -O1 -o "$work/$name.dsm" "$src" -lm
 expect=$(sed -n 's|^// EXPECT: ||p' "$src")
 if [ -n "$expect" ]; then
   printf '%s\n' "$expect" > "$work/$name.ref"
