@@ -52,7 +52,7 @@
 #include "sync.h"
 #include "transport.h"
 
-enum { TK_STEAL = 1, TK_GIVE, TK_NONE, TK_DONE, TK_IDLE, TK_BUSY, TK_END };
+enum { TK_STEAL = 1, TK_GIVE, TK_NONE, TK_DONE, TK_IDLE, TK_BUSY, TK_END, TK_ON };
 
 #define TASK_MAGIC 0x7461736bu
 /* A process that has this many ready tasks runs a new one at once unless
@@ -117,6 +117,14 @@ static uint64_t *want_epoch;
 static uint32_t *want_round;
 static uint32_t *want_vt;              /* nprocs x nprocs */
 static uint8_t *hungry;
+
+/* Whether this phase has tasks at all: we created one (and told the team
+ * with ON), or someone told us, or gave us one. A barrier of a phase
+ * without tasks only reports IDLE and waits for END: no STEAL round. */
+static int phase_created;
+static uint64_t on_epoch = UINT64_MAX;
+
+static int phase_has_tasks(void) { return phase_created || on_epoch == epoch; }
 
 /* Our own requests for work. */
 static uint32_t my_round;
@@ -483,6 +491,8 @@ static void on_task(const dsm__msg_t *m)
     need_acquire = 1;
     rq_push_new(t);
     work_since_round = 1;
+    if (e == epoch)
+      on_epoch = e;
     if (round && round == my_round && e == epoch && round_out)
       round_out--;
     DSM__STAT_INC(tasks_stolen);
@@ -529,6 +539,11 @@ static void on_task(const dsm__msg_t *m)
     dsm__tp_reply(dsm__reqh(m), NULL, 0);
     return;
   }
+  case TK_ON:
+    if (on_epoch == UINT64_MAX || e > on_epoch)
+      on_epoch = e;
+    dsm__tp_event_fire(&task_ev);
+    break;
   case TK_END:
     if (e == epoch) end_seen = 1;
     dsm__tp_event_fire(&task_ev);
@@ -611,7 +626,7 @@ static void step_impl(void *p)
       acquire_locked();
       break;
     }
-    if (dsm__team > 1 && !round_out && (!round_sent || work_since_round))
+    if (dsm__team > 1 && !round_out && (!round_sent || work_since_round) && phase_has_tasks())
       ask_locked();
     if (s->what == WAIT_END && !reported_idle) {
       uint32_t rep = ++report_no;
@@ -716,8 +731,21 @@ static void create_impl(void *p)
   if (c->now) {
     t->inline_wait = 1;
     t->refs++;               /* the caller's, until it has run it */
-  } else if (!t->npred) {
-    rq_push_new(t);
+  } else {
+    if (!t->npred)
+      rq_push_new(t);
+    if (!phase_created) {
+      /* The first task of the phase here: the others learn that there is
+       * work to ask for (ask_locked), once per phase. */
+      phase_created = 1;
+      for (unsigned r = 0; r < dsm__team; r++) {
+        if (r == dsm__rank)
+          continue;
+        dsm__buf_t b = { 0 };
+        hdr(&b, TK_ON);
+        send_buf(r, &b);
+      }
+    }
   }
   serve_locked(0);
   pthread_mutex_unlock(&dsm__mu);
@@ -826,6 +854,7 @@ static void begin_impl(void *p)
   pthread_mutex_lock(&dsm__mu);
   epoch = seq << 24;
   spawned = finished = 0;
+  phase_created = 0;
   round_out = 0;
   round_sent = 0;
   reported_idle = 0;
@@ -850,6 +879,7 @@ static void next_phase_impl(void *unused)
   (void)unused;
   pthread_mutex_lock(&dsm__mu);
   epoch++;
+  phase_created = 0;
   round_out = 0;
   round_sent = 0;
   reported_idle = 0;

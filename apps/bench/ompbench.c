@@ -3,6 +3,11 @@
  * work, minus the time of the same work without the construct, per
  * instance.
  *
+ * Built with -DOMPBENCH_TASKS (ompbench_tasks_*) it times the task
+ * constructs instead, with parallel and barrier beside them: on ompdsm a
+ * program that uses tasks completes the team's tasks at every barrier,
+ * which the other constructs should not be charged for.
+ *
  * Plain OpenMP C: built by gcc -fopenmp (ompbench_gomp) and, unchanged, by
  * ompdsmcc (ompbench_ompdsm, run under dsmrun, one process per thread).
  * apps/bench/overheads.sh runs both side by side with dsmbench's raw UDP
@@ -13,7 +18,7 @@
  * as the median of OMPBENCH_RUNS such runs (default 5). Output: one line
  * per construct, "ompbench: <name> <overhead us> us <instances>". The
  * constructs that compute something (reduction, atomic, critical, lock,
- * single, for) check it; the program prints VERIFIED only if every check
+ * single, for, the tasks) check it; the program prints VERIFIED only if every check
  * held, and exits 1 otherwise. */
 #include <omp.h>
 #include <stdio.h>
@@ -47,11 +52,34 @@ static void check(const char *what, long got, long want)
 }
 
 /* One timed run of `reps` instances of construct `c`; returns seconds. */
-enum { PARALLEL, FOR, PARALLEL_FOR, BARRIER, SINGLE, CRITICAL, LOCK, ATOMIC, REDUCTION, NCONS };
+enum { PARALLEL, FOR, PARALLEL_FOR, BARRIER, SINGLE, CRITICAL, LOCK, ATOMIC, REDUCTION,
+       TASK_PARALLEL, TASK_MASTER, TASK_WAIT, NCONS };
 static const char *const names[NCONS] = {
     "parallel", "for", "parallel_for", "barrier", "single", "critical", "lock", "atomic",
-    "reduction",
+    "reduction", "task_parallel", "task_master", "task_wait",
 };
+
+#ifdef OMPBENCH_TASKS
+/* Tasks run, counted per thread (each thread its own slot; summed after
+ * the region) so that the check costs no synchronization. */
+static long task_runs[256];
+
+static void task_body(int dl)
+{
+    delay(dl);
+    task_runs[omp_get_thread_num() & 255]++;
+}
+
+static long task_total(void)
+{
+    long t = 0;
+    for (int i = 0; i < 256; i++) {
+        t += task_runs[i];
+        task_runs[i] = 0;
+    }
+    return t;
+}
+#endif
 
 static double run_once(int c, long reps, int nthreads)
 {
@@ -148,6 +176,41 @@ static double run_once(int c, long reps, int nthreads)
         check("reduction", sum, reps * nthreads);
         break;
     }
+#ifdef OMPBENCH_TASKS
+    /* EPCC's task tests: every thread creates its share of the tasks; one
+     * thread creates them all while the others run them (they wait at the
+     * region's closing barrier, which completes the tasks); and one thread
+     * creates a task and waits for it, again and again (on ompdsm the
+     * creator mostly runs it itself: an idle process's request for work
+     * takes longer to come than a task here). */
+    case TASK_PARALLEL:
+#pragma omp parallel
+        for (long j = 0; j < reps / nthreads; j++) {
+#pragma omp task
+            task_body(dl);
+        }
+        check("task_parallel", task_total(), reps / nthreads * nthreads);
+        break;
+    case TASK_MASTER:
+#pragma omp parallel
+#pragma omp master
+        for (long j = 0; j < reps; j++) {
+#pragma omp task
+            task_body(dl);
+        }
+        check("task_master", task_total(), reps);
+        break;
+    case TASK_WAIT:
+#pragma omp parallel
+#pragma omp master
+        for (long j = 0; j < reps; j++) {
+#pragma omp task
+            task_body(dl);
+#pragma omp taskwait
+        }
+        check("task_wait", task_total(), reps);
+        break;
+#endif
     }
     return omp_get_wtime() - t0;
 }
@@ -158,7 +221,7 @@ static double run_once(int c, long reps, int nthreads)
 static long on_path(int c, long reps, int nthreads)
 {
     return c == CRITICAL || c == LOCK ? reps / nthreads * nthreads
-         : c == ATOMIC ? reps / nthreads : reps;
+         : c == ATOMIC || c == TASK_PARALLEL || c == TASK_MASTER ? reps / nthreads : reps;
 }
 
 /* The same work without the construct: one delay per instance on the path. */
@@ -196,6 +259,13 @@ int main(void)
     printf("ompbench: %d threads, delay %d, runs of >= %ld ms, median of %d\n", nthreads,
            delay_len, ms, runs);
     for (int c = 0; c < NCONS; c++) {
+#ifdef OMPBENCH_TASKS
+        if (c != PARALLEL && c != BARRIER && c < TASK_PARALLEL)
+            continue;
+#else
+        if (c >= TASK_PARALLEL)
+            continue;
+#endif
         long reps = nthreads;
         while (run_once(c, reps, nthreads) * 1e3 < ms)
             reps *= 2;

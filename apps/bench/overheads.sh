@@ -10,6 +10,9 @@
 # than CPUs, as libgomp's spinning would otherwise starve them). The UDP
 # round trip is dsmbench's, on 2 processes, measured just before.
 #
+# The task constructs come from the same source built with -DOMPBENCH_TASKS,
+# with that program's parallel and barrier beside them (tasks:parallel,
+# tasks:barrier): a program with tasks completes them at every barrier.
 # Output: a Markdown table on stdout, each ompdsm overhead in microseconds
 # and as a multiple of the round trip, and the gcc -fopenmp overhead. Exit
 # status 1 if a run fails or its constructs computed a wrong result.
@@ -28,7 +31,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 DSMRUN="$BUILD/tools/dsmrun"
-for f in "$DSMRUN" "$BUILD/tools/dsmbench" "$BUILD/apps/ompbench_ompdsm" "$BUILD/apps/ompbench_gomp"; do
+for f in "$DSMRUN" "$BUILD/tools/dsmbench" "$BUILD/apps/ompbench_ompdsm" "$BUILD/apps/ompbench_gomp" \
+         "$BUILD/apps/ompbench_tasks_ompdsm" "$BUILD/apps/ompbench_tasks_gomp"; do
   [ -x "$f" ] || { echo "overheads.sh: error: no $f (build first)" >&2; exit 2; }
 done
 T=$(mktemp -d)
@@ -45,10 +49,12 @@ status=0
 for p in $PROCS; do
   echo "overheads.sh: ompdsm on $p processes, gcc -fopenmp with $p threads" >&2
   "$DSMRUN" -n "$p" "$BUILD/apps/ompbench_ompdsm" > "$T/dsm$p" 2>&1 || status=1
+  "$DSMRUN" -n "$p" "$BUILD/apps/ompbench_tasks_ompdsm" > "$T/tdsm$p" 2>&1 || status=1
   policy=active
   [ "$p" -gt "$NCPU" ] && policy=passive
   OMP_NUM_THREADS=$p OMP_WAIT_POLICY=$policy "$BUILD/apps/ompbench_gomp" > "$T/gomp$p" 2>&1 || status=1
-  for f in "$T/dsm$p" "$T/gomp$p"; do
+  OMP_NUM_THREADS=$p OMP_WAIT_POLICY=$policy "$BUILD/apps/ompbench_tasks_gomp" > "$T/tgomp$p" 2>&1 || status=1
+  for f in "$T/dsm$p" "$T/gomp$p" "$T/tdsm$p" "$T/tgomp$p"; do
     grep -q '^VERIFIED ' "$f" || { echo "overheads.sh: $(basename "$f") failed:" >&2; cat "$f" >&2; status=1; }
   done
 done
@@ -59,11 +65,14 @@ for p in $PROCS; do
   header+=" ompdsm n=$p | x RTT | gomp t=$p |"; rule+="---:|---:|---:|"
 done
 echo "$header"; echo "$rule"
-for c in parallel for parallel_for barrier single critical lock atomic reduction; do
-  line="| $c |"
+for c in parallel for parallel_for barrier single critical lock atomic reduction \
+         tasks:parallel tasks:barrier task_parallel task_master task_wait; do
+  # tasks:X and task_*: from the build with tasks (ompbench -DOMPBENCH_TASKS)
+  line="| $c |" name=${c#tasks:} pre=
+  case $c in tasks:*|task_*) pre=t ;; esac
   for p in $PROCS; do
-    d=$(awk -v c="$c" '$1 == "ompbench:" && $2 == c { print $3 }' "$T/dsm$p")
-    g=$(awk -v c="$c" '$1 == "ompbench:" && $2 == c { print $3 }' "$T/gomp$p")
+    d=$(awk -v c="$name" '$1 == "ompbench:" && $2 == c { print $3 }' "$T/${pre}dsm$p")
+    g=$(awk -v c="$name" '$1 == "ompbench:" && $2 == c { print $3 }' "$T/${pre}gomp$p")
     x=$(awk -v d="${d:-0}" -v r="$RTT" 'BEGIN { printf "%.2f", d / r }')
     line+=" ${d:--} | ${x} | ${g:--} |"
   done
