@@ -282,33 +282,40 @@ static uint32_t prefetch_max(void)
 
 /* How many pages to fetch at a fault: the run grows while faults walk
  * forward through memory (a cold start, a transpose: each fault lands just
- * past the last run, and the run doubles, up to DSM_PREFETCH), and is one
- * page at a fault that continues no stream (a stencil's boundary row: the
- * pages after it are someone else's rows that we never read, and fetching
- * them would also subscribe us to their pushes). A few streams at once, as
- * a loop nest reads several rows. Application thread only. */
+ * past the last run, and the run doubles, up to DSM_PREFETCH) or backward
+ * (each fault lands just below the last run: the upper end of a
+ * partition), and is one page at a fault that continues no stream (a
+ * stencil's boundary row: the pages after it are someone else's rows that
+ * we never read, and fetching them would also subscribe us to their
+ * pushes). A few streams at once, as a loop nest reads several rows or a
+ * partition walks in from both ends. Application thread only. */
 #define NSTREAM 4
-static struct stream { uint32_t next, window; } streams[NSTREAM];
+static struct stream { uint32_t next, lo, window; } streams[NSTREAM];
 
-static uint32_t prefetch_window(uint32_t pg)
+/* *back: the run ends at pg instead of starting there. */
+static uint32_t prefetch_window(uint32_t pg, int *back)
 {
+  *back = 0;
   for (int i = 0; i < NSTREAM; i++)
-    if (streams[i].window && streams[i].next == pg) {
+    if (streams[i].window && (streams[i].next == pg || (streams[i].lo && streams[i].lo - 1 == pg))) {
       struct stream s = streams[i];
+      *back = s.next != pg;
       memmove(&streams[1], &streams[0], (size_t)i * sizeof *streams);
       s.window = s.window * 2 > prefetch_max() ? prefetch_max() : s.window * 2;
       streams[0] = s;
       return s.window;
     }
   memmove(&streams[1], &streams[0], (NSTREAM - 1) * sizeof *streams);
-  streams[0] = (struct stream){ pg, 1 };
+  streams[0] = (struct stream){ pg, pg, 1 };
   return 1;
 }
 
-static void stream_fetched(uint32_t pg, uint32_t count)
+/* The run [first, first+count) was fetched for the stream prefetch_window
+ * put first. */
+static void stream_fetched(uint32_t first, uint32_t count)
 {
-  if (streams[0].next == pg)
-    streams[0].next = pg + count;
+  streams[0].next = first + count;
+  streams[0].lo = first;
 }
 
 /* Can page pg ride along in a fetch from home? Out of date here, same home,
@@ -364,12 +371,22 @@ void dsm__fetch_page(uint32_t pg)
   unsigned home = p->home;
   /* The request: the page, then consecutive pages of the same segment and
    * home that are out of date here too. */
-  uint32_t max = prefetch_window(pg), count = 1;
-  while (count < max && pg + count < dsm__npages &&
-         dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)count * DSM__PAGE)) ==
-           (long)(pg + count) &&
-         rides_along(pg + count, home))
-    count++;
+  int back;
+  uint32_t max = prefetch_window(pg, &back), count = 1;
+  if (back) {
+    while (count < max && pg >= count &&
+           dsm__page_of((void *)(dsm__page_addr(pg) - (uintptr_t)count * DSM__PAGE)) ==
+             (long)(pg - count) &&
+           rides_along(pg - count, home))
+      count++;
+    pg -= count - 1;         /* the run ends at the faulting page */
+  } else {
+    while (count < max && pg + count < dsm__npages &&
+           dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)count * DSM__PAGE)) ==
+             (long)(pg + count) &&
+           rides_along(pg + count, home))
+      count++;
+  }
   dsm__buf_t req = { 0 };
   dsm__buf_u32(&req, dsm__epoch);
   dsm__buf_u32(&req, count);
