@@ -130,6 +130,7 @@ static int phase_has_tasks(void) { return phase_created || on_epoch == epoch; }
 static uint32_t my_round;
 static unsigned round_out;             /* answers still to come */
 static int round_sent, work_since_round;
+static uint64_t round_t0;              /* when the round went out; 0 once answered */
 
 /* Barrier phase of this process. */
 static int reported_idle, end_seen;
@@ -373,6 +374,7 @@ static void ask_locked(void)
   round_out = dsm__team - 1;
   round_sent = 1;
   work_since_round = 0;
+  round_t0 = dsm__now_ns();
   for (unsigned r = 0; r < dsm__team; r++) {
     if (r == dsm__rank)
       continue;
@@ -493,8 +495,14 @@ static void on_task(const dsm__msg_t *m)
     work_since_round = 1;
     if (e == epoch)
       on_epoch = e;
-    if (round && round == my_round && e == epoch && round_out)
+    if (round && round == my_round && e == epoch && round_out) {
       round_out--;
+      if (round_t0) {
+        DSM__STAT_ADD(steal_wait_ns, dsm__now_ns() - round_t0);
+        DSM__STAT_INC(steals_answered);
+        round_t0 = 0;
+      }
+    }
     DSM__STAT_INC(tasks_stolen);
     dsm__tp_event_fire(&task_ev);
     break;
