@@ -210,21 +210,27 @@ static void rq_remove(task_t *t)
 
 /* ---- dependences (between siblings, at their creator) ------------------------------- */
 
+/* Append t to a growing list of tasks, taking a reference. */
+static void list_add(task_t ***v, unsigned *n, unsigned *cap, task_t *t)
+{
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 4;
+    task_t **nv = realloc(*v, *cap * sizeof *nv);
+    if (!nv) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    *v = nv;
+  }
+  (*v)[(*n)++] = t;
+  t->refs++;
+}
+
 static void add_edge(task_t *pred, task_t *succ)
 {
   if (pred->finished || pred == succ)
     return;
   if (pred->nsucc && pred->succ[pred->nsucc - 1] == succ)
     return;
-  if (pred->nsucc == pred->succ_cap) {
-    pred->succ_cap = pred->succ_cap ? 2 * pred->succ_cap : 4;
-    task_t **ns = realloc(pred->succ, pred->succ_cap * sizeof *ns);
-    if (!ns) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-    pred->succ = ns;
-  }
-  pred->succ[pred->nsucc++] = succ;
+  list_add(&pred->succ, &pred->nsucc, &pred->succ_cap, succ);
   succ->npred++;
-  succ->refs++;
 }
 
 static void add_deps(task_t *parent, task_t *t, unsigned ndeps, const ompdsm_dep_t *deps)
@@ -246,14 +252,7 @@ static void add_deps(task_t *parent, task_t *t, unsigned ndeps, const ompdsm_dep
     if (d->writer)
       add_edge(d->writer, t);
     if (deps[k].kind == OMPDSM_DEP_IN) {
-      if (d->nreaders == d->cap) {
-        d->cap = d->cap ? 2 * d->cap : 4;
-        task_t **nr = realloc(d->readers, d->cap * sizeof *nr);
-        if (!nr) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-        d->readers = nr;
-      }
-      d->readers[d->nreaders++] = t;
-      t->refs++;
+      list_add(&d->readers, &d->nreaders, &d->cap, t);
     } else {
       for (unsigned i = 0; i < d->nreaders; i++) {
         add_edge(d->readers[i], t);
