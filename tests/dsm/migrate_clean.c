@@ -3,7 +3,10 @@
  * when no other process took a copy of the page in that epoch, and stays
  * shared when one did (dsm/collective.c, "copies taken").
  *
- * Rank 0 allocates three pages (their home). In one epoch rank 1 alone
+ * Rank 0 allocates three pages (their home), each two pages from the next
+ * so that no fault continues a stream of another and a fetch takes no
+ * neighbor along (dsm/fetch.c: the page read first and the one read after
+ * it would otherwise be a stream walking backward). In one epoch rank 1 alone
  * writes all three, under a lock, and signals a semaphore; rank 2 waits for
  * it, reads page 1 (a fetch from the old home, which brings rank 1's write)
  * and then takes the lock and reads page 2, of which it held a copy from
@@ -23,28 +26,28 @@ int main(int argc, char **argv)
   CHECK(dsm_nprocs() >= 3);
   static long *a;
   if (me == 0) {
-    a = dsm_malloc(3 * 4096);
+    a = dsm_malloc(5 * 4096);
     for (int k = 0; k < 3; k++)
-      a[k * 512] = 0;
+      a[k * 1024] = 0;
     dsm_distribute(&a, sizeof a);
   }
   dsm_sema_init(1, 0);
   dsm_barrier(0);
   if (me == 2)
-    CHECK_EQ(a[2 * 512], 0);            /* a copy, from before the writes */
+    CHECK_EQ(a[2 * 1024], 0);            /* a copy, from before the writes */
   dsm_barrier(1);
 
   if (me == 1) {
     dsm_lock_acquire(1);
     for (int k = 0; k < 3; k++)
-      a[k * 512] = 1;
+      a[k * 1024] = 1;
     dsm_lock_release(1);
     dsm_sema_signal(1);
   } else if (me == 2) {
     dsm_sema_wait(1);
-    CHECK_EQ(a[512], 1);
+    CHECK_EQ(a[1024], 1);
     dsm_lock_acquire(1);
-    CHECK_EQ(a[2 * 512], 1);
+    CHECK_EQ(a[2 * 1024], 1);
     dsm_lock_release(1);
     printf("rank 2: diffs carried %lld\n", (long long)dsm_stat("diffs_carried"));
   }
@@ -53,12 +56,12 @@ int main(int argc, char **argv)
   if (me == 1) {
     int64_t before = dsm_stat("write_faults");
     for (int k = 0; k < 3; k++)
-      a[k * 512] = 2;
+      a[k * 1024] = 2;
     CHECK_EQ(dsm_stat("write_faults") - before, 2);
   }
   dsm_barrier(3);
   for (int k = 0; k < 3; k++)
-    CHECK_EQ(a[k * 512], 2);
+    CHECK_EQ(a[k * 1024], 2);
   dsm_barrier(4);
   if (me == 1) {
     /* Page 0 became shared again when the others fetched it: a write
