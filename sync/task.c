@@ -855,18 +855,25 @@ int omp_get_max_task_priority(void) { return 0; }
 void __ompdsm_tasks_used(void) { tasks_used = 1; }
 int dsm__tasks_on(void) { return tasks_used && dsm__nprocs > 1; }
 
-static void begin_impl(void *p)
+/* A new phase (the first of a region, or the one after a barrier): what
+ * this process asked, reported and promised belongs to the old one. */
+static void phase_start_locked(uint64_t e)
 {
-  uint64_t seq = *(uint64_t *)p;
-  pthread_mutex_lock(&dsm__mu);
-  epoch = seq << 24;
-  spawned = finished = 0;
+  epoch = e;
   phase_created = 0;
   round_out = 0;
   round_sent = 0;
   reported_idle = 0;
   end_seen = 0;
   memset(hungry, 0, dsm__nprocs);
+}
+
+static void begin_impl(void *p)
+{
+  uint64_t seq = *(uint64_t *)p;
+  pthread_mutex_lock(&dsm__mu);
+  phase_start_locked(seq << 24);
+  spawned = finished = 0;
   region_task = task_new();
   pthread_mutex_unlock(&dsm__mu);
 }
@@ -885,13 +892,7 @@ static void next_phase_impl(void *unused)
 {
   (void)unused;
   pthread_mutex_lock(&dsm__mu);
-  epoch++;
-  phase_created = 0;
-  round_out = 0;
-  round_sent = 0;
-  reported_idle = 0;
-  end_seen = 0;
-  memset(hungry, 0, dsm__nprocs);
+  phase_start_locked(epoch + 1);
   pthread_mutex_unlock(&dsm__mu);
 }
 
