@@ -153,11 +153,16 @@ static void *region_stack_top;
  * page's home and the stack costs nothing until another process reads it. */
 static void *task_stack_top;
 
+static size_t region_stack_size(void)
+{
+  return (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
+}
+
 static void run_region_body(void (*fn)(void *), void *arg)
 {
   if (dsm__tasks_on()) {
     if (!task_stack_top) {
-      size_t sz = (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
+      size_t sz = region_stack_size();
       void *st = dsm_malloc(sz);
       if (!st)
         dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a %zu MiB region stack in shared "
@@ -167,7 +172,7 @@ static void run_region_body(void (*fn)(void *), void *arg)
     dsm__call_on_stack(fn, arg, task_stack_top);
   } else if (dsm__nprocs > 1 && dsm__is_shared(__builtin_frame_address(0))) {
     if (!region_stack_top) {
-      size_t sz = (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
+      size_t sz = region_stack_size();
       void *st = mmap(NULL, sz, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
       if (st == MAP_FAILED)
