@@ -177,6 +177,28 @@ static Sym *combined_loop_var(Node *body)
   return ok ? L.var : NULL;
 }
 
+
+/* The variables that tokens from..to use and the region declares nowhere
+ * inside body, added to caps with the data-sharing the region's default
+ * gives them (deflt: 0 none, 1 shared, 2 private, 3 firstprivate). */
+static void capture_uses(Cap **caps, int from, int to, Node *body, Sym *loopvar, int deflt)
+{
+  for (int i = from; i <= to; i++) {
+    Token *t = &toks[i];
+    if (!t->is_use || !t->sym || t->sym->kind != SYM_VAR) continue;
+    Sym *s = t->sym;
+    if (s->ident >= body->ft && s->ident <= body->lt) continue;   /* declared inside */
+    if (cap_find(*caps, s)) continue;
+    int kind = DS_SHARED;
+    if (s == loopvar) kind = DS_PRIVATE;
+    else if (s->threadprivate) kind = DS_SHARED;   /* each process has its own */
+    else if (deflt == 0) { error_at(i, "'%s' not specified in enclosing 'parallel' with default(none)", s->name); kind = DS_SHARED; }
+    else if (deflt == 2) kind = DS_PRIVATE;
+    else if (deflt == 3) kind = DS_FIRSTPRIVATE;
+    cap_add(caps, s, kind, 0, i);
+  }
+}
+
 void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
   Omp inner = *om;       /* combined constructs: the worksharing half */
@@ -225,19 +247,14 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
     cap_add(&caps, v->sym, v->kind, v->op, v->tok);
   for (VarClause *v = inner.vars; v; v = v->next)
     if (!cap_find(caps, v->sym)) cap_add(&caps, v->sym, DS_SHARED, 0, v->tok);
-  for (int i = body->ft; i <= body->lt; i++) {
-    Token *t = &toks[i];
-    if (!t->is_use || !t->sym || t->sym->kind != SYM_VAR) continue;
-    Sym *s = t->sym;
-    if (s->ident >= body->ft && s->ident <= body->lt) continue;   /* declared inside */
-    if (cap_find(caps, s)) continue;
-    int kind = DS_SHARED;
-    if (s == loopvar) kind = DS_PRIVATE;
-    else if (s->threadprivate) kind = DS_SHARED;   /* each process has its own */
-    else if (par.deflt == 0) { error_at(i, "'%s' not specified in enclosing 'parallel' with default(none)", s->name); kind = DS_SHARED; }
-    else if (par.deflt == 2) kind = DS_PRIVATE;
-    else if (par.deflt == 3) kind = DS_FIRSTPRIVATE;
-    cap_add(&caps, s, kind, 0, i);
+  capture_uses(&caps, body->ft, body->lt, body, loopvar, par.deflt);
+  /* A combined construct's inner clause expressions are evaluated inside
+   * the region (a schedule's chunk, a taskloop's grainsize): parallel for
+   * schedule(dynamic, c) uses c there. */
+  if (combined) {
+    Span x[] = { om->chunk, om->grainsize, om->num_tasks, om->final_expr, om->priority };
+    for (size_t k = 0; k < sizeof x / sizeof *x; k++)
+      capture_uses(&caps, x[k].ft, x[k].lt, body, loopvar, par.deflt);
   }
 
   int id = ++uid;

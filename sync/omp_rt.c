@@ -8,8 +8,12 @@
  *
  * What costs messages:
  *   static loops         nothing (each thread computes its chunks)
- *   dynamic/guided loops one round trip to rank 0 per chunk (LOOP)
- *   sections, single     like a dynamic loop of n (or 1) iterations
+ *   dynamic/guided loops one round trip to rank 0 per chunk (LOOP), except
+ *                        each thread's first chunk, and the final empty
+ *                        claim of the thread that took the last chunk
+ *   sections             nothing when there are no more than threads
+ *                        (section i is thread i's), else like a dynamic loop
+ *   single               nothing: the master runs it
  *   critical, atomic     a DSM lock (named criticals get their own)
  *   ordered              a DSM lock and condition variable per process slot
  *   reductions           combined inside one barrier's messages
@@ -51,7 +55,10 @@ static omp_sched_t run_sched = omp_sched_static;
 /* This thread's current worksharing construct (loop, sections, single). A
  * serialized nested region saves and restores it around its own. */
 struct loop_req { uint64_t key; int64_t count, chunk; int32_t sched, nth; };
-static struct { struct loop_req req; int local; int64_t local_next; } cur;
+/* local_next: the local or static schedule's position; first: the dynamic
+ * schedule's first chunk, which no one is asked for (below); done: rank 0
+ * said the loop has no iterations left, so asking again is pointless. */
+static struct { struct loop_req req; int local, first, done; int64_t local_next; } cur;
 static int run_chunk;
 
 static unsigned team_default(void)
@@ -109,8 +116,11 @@ void __ompdsm_main(int (*user_main)(int, char **), int argc, char **argv)
 /* ---- parallel regions ------------------------------------------------------------ */
 
 /* The argument of the forked wrapper: the outlined function, the region
- * number, and the user's argument block after it. */
-struct region_hdr { void (*fn)(void *); uint64_t seq; };
+ * number, the master's run-sched-var (omp_set_schedule in the sequential
+ * code sets it for the team's schedule(runtime) loops, and the team must
+ * agree on the schedule of a loop), and the user's argument block after
+ * it. */
+struct region_hdr { void (*fn)(void *); uint64_t seq; int32_t sched, chunk; };
 
 static void region_entry(void *p)
 {
@@ -122,6 +132,8 @@ static void region_entry(void *p)
   level++;
   region_seq = h->seq;
   ws_seq = 0;
+  run_sched = (omp_sched_t)h->sched;
+  run_chunk = h->chunk;
   dsm__task_region_begin(h->seq);
   h->fn(h + 1);
   dsm__task_region_end();     /* the region's closing barrier completes its tasks */
@@ -159,6 +171,8 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
   if (!h) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   h->fn = fn;
   h->seq = ++region_seq;
+  h->sched = (int32_t)run_sched;
+  h->chunk = run_chunk;
   if (size) memcpy(h + 1, data, size);
   dsm__fork_team(region_entry, h, total, team);
   dsm_join();
@@ -215,30 +229,55 @@ int __ompdsm_static_chunk(int64_t count, int64_t chunk, int64_t k, int64_t *lo, 
 struct loop_entry { uint64_t key; int64_t next, count; uint32_t done_count; struct loop_entry *next_e; };
 static struct loop_entry *loops;   /* rank 0, under dsm__mu */
 
-struct loop_rep { int64_t lo, hi; };
+/* last: this claim took the final iterations; the claimer counts as told
+ * that the loop is over and does not ask again. */
+struct loop_rep { int64_t lo, hi, last; };
+
+/* The first chunk of a dynamic or guided loop is each thread's without a
+ * request: thread t takes the t-th chunk of that size, and rank 0's table
+ * starts after nth of them. A loop of a few chunks per thread then costs
+ * about half the round trips (the first claim and, with `last`, the final
+ * empty one often go), and the schedule stays dynamic after the first
+ * round, where imbalance shows. OpenMP lets an implementation hand out
+ * chunks in any order, as long as each goes to exactly one thread. */
+static int64_t first_chunk(const struct loop_req *q)
+{
+  int64_t chunk = q->chunk > 0 ? q->chunk : 1;
+  if (q->sched == OMPDSM_SCHED_GUIDED) {
+    int64_t g = q->count / (2 * (int64_t)q->nth);
+    if (g > chunk) chunk = g;
+  }
+  return chunk;
+}
+
+/* Everyone has seen the end of the loop. */
+static void loop_forget(struct loop_entry *e)
+{
+  struct loop_entry **pp;
+  for (pp = &loops; *pp != e; pp = &(*pp)->next_e) {}
+  *pp = e->next_e;
+  free(e);
+}
 
 static struct loop_rep loop_claim(const struct loop_req *q)
 {
-  struct loop_entry **pp = &loops, *e;
-  for (e = loops; e && e->key != q->key; e = e->next_e) pp = &e->next_e;
+  struct loop_entry *e;
+  for (e = loops; e && e->key != q->key; e = e->next_e) {}
   if (!e) {
     e = calloc(1, sizeof *e);
     if (!e) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     e->key = q->key;
     e->count = q->count;
+    int64_t fc = first_chunk(q);
+    e->next = fc <= q->count / q->nth ? fc * q->nth : 0;
     e->next_e = loops;
     loops = e;
-    pp = &loops;
   }
-  struct loop_rep r = { 0, 0 };
+  struct loop_rep r = { 0, 0, 0 };
   int64_t left = e->count - e->next;
   if (left <= 0) {
-    if (++e->done_count >= (uint32_t)q->nth) {
-      /* everyone has seen the end: forget the loop */
-      for (pp = &loops; *pp != e; pp = &(*pp)->next_e) {}
-      *pp = e->next_e;
-      free(e);
-    }
+    if (++e->done_count >= (uint32_t)q->nth)
+      loop_forget(e);
     return r;
   }
   int64_t chunk = q->chunk > 0 ? q->chunk : 1;
@@ -250,6 +289,11 @@ static struct loop_rep loop_claim(const struct loop_req *q)
   r.lo = e->next;
   r.hi = e->next + chunk;
   e->next += chunk;
+  if (e->next >= e->count) {
+    r.last = 1;
+    if (++e->done_count >= (uint32_t)q->nth)
+      loop_forget(e);
+  }
   return r;
 }
 
@@ -284,6 +328,8 @@ void __ompdsm_loop_start(int sched, int64_t count, int64_t chunk)
   cur.req.nth = num_threads;
   cur.local = !active || num_threads == 1;
   cur.local_next = 0;
+  cur.first = !cur.local && sched != OMPDSM_SCHED_STATIC;
+  cur.done = 0;
 }
 
 int __ompdsm_loop_next(int64_t *lo, int64_t *hi)
@@ -300,6 +346,19 @@ int __ompdsm_loop_next(int64_t *lo, int64_t *hi)
     cur.local_next = *hi;
     return 1;
   }
+  if (cur.first) {
+    /* The first chunk, by thread number (first_chunk). A loop too short
+     * for nth of them has none handed out this way: every thread asks. */
+    cur.first = 0;
+    int64_t fc = first_chunk(&cur.req);
+    if (fc <= cur.req.count / cur.req.nth) {
+      *lo = fc * thread_num;
+      *hi = *lo + fc;
+      return 1;
+    }
+  }
+  if (cur.done)
+    return 0;
   struct loop_rep r;
   if (dsm__rank == 0) {
     /* The loops live here: claiming is a table update, not a request to
@@ -318,6 +377,7 @@ int __ompdsm_loop_next(int64_t *lo, int64_t *hi)
   }
   *lo = r.lo;
   *hi = r.hi;
+  cur.done = r.last != 0;
   return r.hi > r.lo;
 }
 
@@ -334,9 +394,16 @@ void __ompdsm_loop_end(int nowait)
     __ompdsm_barrier();
 }
 
+/* Sections: when there are no more of them than threads, section i is
+ * thread i's (a static schedule with chunk 1), which balances as well as
+ * any claim could and costs no message; more sections than threads are
+ * claimed one at a time from rank 0, as a dynamic loop. */
 void __ompdsm_sections_start(unsigned n)
 {
-  __ompdsm_loop_start(OMPDSM_SCHED_DYNAMIC, n, 1);
+  if (active && num_threads > 1 && n <= (unsigned)num_threads)
+    __ompdsm_loop_start(OMPDSM_SCHED_STATIC, n, 1);
+  else
+    __ompdsm_loop_start(OMPDSM_SCHED_DYNAMIC, n, 1);
 }
 
 int __ompdsm_sections_next(void)
@@ -345,17 +412,19 @@ int __ompdsm_sections_next(void)
   return __ompdsm_loop_next(&lo, &hi) ? (int)lo : -1;
 }
 
+/* single: the master runs every single block of a region. OpenMP lets any
+ * one thread run it; choosing by rule instead of by who arrives first
+ * costs no claim (a round trip to rank 0 for every other process, then a
+ * second one to learn that the block is taken), and the bytes a single
+ * block writes stay at one process, the one that also runs the sequential
+ * code around the region, instead of moving with whoever won. A single
+ * block is almost always followed by its barrier, which waits for the
+ * master anyway. The construct still counts as a worksharing construct,
+ * so the loop ids after it agree on every process. */
 int __ompdsm_single_start(void)
 {
-  int64_t lo, hi;
-  __ompdsm_loop_start(OMPDSM_SCHED_DYNAMIC, 1, 1);
-  int got = __ompdsm_loop_next(&lo, &hi);
-  if (got) {
-    /* Tell rank 0 the loop is over for us too, so its entry is freed. */
-    int64_t a, b;
-    __ompdsm_loop_next(&a, &b);
-  }
-  return got;
+  ++ws_seq;
+  return !active || num_threads == 1 || thread_num == 0;
 }
 
 /* copyprivate: the executor leaves its bytes in a shared scratch buffer

@@ -18,8 +18,9 @@
  * as the median of OMPBENCH_RUNS such runs (default 5). Output: one line
  * per construct, "ompbench: <name> <overhead us> us <instances>". The
  * constructs that compute something (reduction, atomic, critical, lock,
- * single, for, the tasks) check it; the program prints VERIFIED only if every check
- * held, and exits 1 otherwise. */
+ * single, master, for and its dynamic and guided schedules, ordered, the
+ * tasks) check it; the program prints VERIFIED only if every check held,
+ * and exits 1 otherwise. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,11 +54,18 @@ static void check(const char *what, long got, long want)
 
 /* One timed run of `reps` instances of construct `c`; returns seconds. */
 enum { PARALLEL, FOR, PARALLEL_FOR, BARRIER, SINGLE, CRITICAL, LOCK, ATOMIC, REDUCTION,
+       FOR_DYNAMIC, FOR_GUIDED, ORDERED, MASTER,
        TASK_PARALLEL, TASK_MASTER, TASK_WAIT, NCONS };
 static const char *const names[NCONS] = {
     "parallel", "for", "parallel_for", "barrier", "single", "critical", "lock", "atomic",
-    "reduction", "task_parallel", "task_master", "task_wait",
+    "reduction", "for_dynamic", "for_guided", "ordered", "master",
+    "task_parallel", "task_master", "task_wait",
 };
+
+/* Iterations per thread of the dynamic and guided loops (EPCC's schedbench
+ * shape: each loop hands out ITERS_PER_THREAD * nthreads iterations of one
+ * delay each, chunk 1; the overhead is per loop). */
+#define ITERS_PER_THREAD 4
 
 #ifdef OMPBENCH_TASKS
 /* Tasks run, counted per thread (each thread its own slot; summed after
@@ -176,6 +184,60 @@ static double run_once(int c, long reps, int nthreads)
         check("reduction", sum, reps * nthreads);
         break;
     }
+    case FOR_DYNAMIC:
+    case FOR_GUIDED: {
+        long iters = 0;
+        int n = ITERS_PER_THREAD * nthreads;
+#pragma omp parallel reduction(+:iters)
+        for (long j = 0; j < reps; j++) {
+            if (c == FOR_DYNAMIC) {
+#pragma omp for schedule(dynamic, 1)
+                for (int i = 0; i < n; i++) {
+                    delay(dl);
+                    iters++;
+                }
+            } else {
+#pragma omp for schedule(guided, 1)
+                for (int i = 0; i < n; i++) {
+                    delay(dl);
+                    iters++;
+                }
+            }
+        }
+        check(names[c], iters, reps * n);
+        break;
+    }
+    case ORDERED:
+        /* EPCC: every iteration's ordered block, one after the other */
+        counter = 0;
+#pragma omp parallel
+        {
+#pragma omp for ordered schedule(static, 1)
+            for (long i = 0; i < reps; i++) {
+#pragma omp ordered
+                {
+                    delay(dl);
+                    if (counter == i)
+                        counter++;
+                }
+            }
+        }
+        check("ordered", counter, reps);
+        break;
+    case MASTER:
+        /* master with the barrier that publishes what it wrote */
+        single_count = 0;
+#pragma omp parallel
+        for (long j = 0; j < reps; j++) {
+#pragma omp master
+            {
+                delay(dl);
+                single_count++;
+            }
+#pragma omp barrier
+        }
+        check("master", single_count, reps);
+        break;
 #ifdef OMPBENCH_TASKS
     /* EPCC's task tests: every thread creates its share of the tasks; one
      * thread creates them all while the others run them (they wait at the
@@ -220,11 +282,19 @@ static double run_once(int c, long reps, int nthreads)
  * lock are serialised, so every instance is on the path). */
 static long on_path(int c, long reps, int nthreads)
 {
+    if (c == FOR_DYNAMIC || c == FOR_GUIDED)
+        return reps;
     return c == CRITICAL || c == LOCK ? reps / nthreads * nthreads
          : c == ATOMIC || c == TASK_PARALLEL || c == TASK_MASTER ? reps / nthreads : reps;
 }
 
-/* The same work without the construct: one delay per instance on the path. */
+/* Delays per instance on one thread's path. */
+static long work(int c)
+{
+    return c == FOR_DYNAMIC || c == FOR_GUIDED ? ITERS_PER_THREAD : 1;
+}
+
+/* The same work without the construct: n delays. */
 static double reference(long n)
 {
     int dl = delay_len;
@@ -272,7 +342,7 @@ int main(void)
         double per[99];
         long n = on_path(c, reps, nthreads);
         for (int r = 0; r < runs; r++)
-            per[r] = (run_once(c, reps, nthreads) - reference(n)) / (double)n;
+            per[r] = (run_once(c, reps, nthreads) - reference(n * work(c))) / (double)n;
         qsort(per, (size_t)runs, sizeof per[0], cmp_double);
         printf("ompbench: %-12s %10.3f us %ld\n", names[c], per[runs / 2] * 1e6, reps);
         fflush(stdout);

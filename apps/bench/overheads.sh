@@ -65,7 +65,8 @@ for p in $PROCS; do
   header+=" ompdsm n=$p | x RTT | gomp t=$p |"; rule+="---:|---:|---:|"
 done
 echo "$header"; echo "$rule"
-for c in parallel for parallel_for barrier single critical lock atomic reduction \
+for c in parallel for parallel_for barrier single master critical lock atomic reduction \
+         for_dynamic for_guided ordered \
          tasks:parallel tasks:barrier task_parallel task_master task_wait; do
   # tasks:X and task_*: from the build with tasks (ompbench -DOMPBENCH_TASKS)
   line="| $c |" name=${c#tasks:} pre=
