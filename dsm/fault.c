@@ -94,6 +94,8 @@ static int on_fault(void *addr, int serious)
     return 0;
   }
   DSM__STAT_INC(fault_signals);
+  if (dsm__tp_first_use)
+    dsm__tp_first_use();    /* the fault may wait for a peer: see transport.h */
   pthread_mutex_lock(&dsm__mu);
   int prot = dsm__page((uint32_t)pg)->prot;
   pthread_mutex_unlock(&dsm__mu);

@@ -55,6 +55,8 @@
   X(sema_waits,         "semaphore waits")                                   \
   X(cond_waits,         "condition variable waits")                          \
   X(forks,              "parallel regions run")                              \
+  X(forks_in_answers,   "FORKs sent in the answer to the slave's JOIN")      \
+  X(join_answers_early, "held JOIN answers sent before the next fork")       \
   X(tasks,              "OpenMP tasks created in a team of more than one")   \
   X(tasks_given,        "tasks handed to another process")                   \
   X(tasks_stolen,       "tasks received from another process")               \

@@ -54,8 +54,17 @@ void dsm__tp_handle(unsigned type, dsm__handler_t fn)
     tp->handle(type, fn);
 }
 
+void (*dsm__tp_first_use)(void);
+
+static inline void first_use(void)
+{
+  if (dsm__tp_first_use)
+    dsm__tp_first_use();
+}
+
 void dsm__tp_call_many(dsm__call_t *calls, unsigned n)
 {
+  first_use();
   be()->call_many(calls, n);
 }
 
@@ -137,6 +146,7 @@ static pthread_cond_t ev_cv = PTHREAD_COND_INITIALIZER;
 
 void dsm__tp_event_wait(dsm__tp_event_t *e)
 {
+  first_use();
   if (tp) {
     tp->event_wait(e);
     return;
@@ -173,6 +183,7 @@ int dsm__tp_expose(void *addr, size_t len, dsm__rmem_t *out)
 void dsm__tp_read_many(dsm__read_t *reads, unsigned n)
 {
   DSM__ASSERT(dsm__tp_can_read() || !n);
+  first_use();
   if (n)
     tp->read_many(reads, n);
 }

@@ -110,6 +110,13 @@ void     dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
  * copy of a message of megabytes (a release's pushes). */
 void     dsm__tp_send_owned(unsigned dst, unsigned type, void *data, size_t len);
 
+/* Called, when set, at the start of every call, event wait and one-sided
+ * read, on the calling thread, before any lock is taken, and by the page
+ * fault handler: the master's fork/join code answers the JOINs it holds
+ * (forkjoin.c) before this process waits for a peer. One-way sends never
+ * wait, so they do not call it. */
+extern void (*dsm__tp_first_use)(void);
+
 /* Answer a request (from the handler or later, from any thread). The payload
  * is copied. Answering twice is a bug and aborts. */
 void     dsm__tp_reply(dsm__reqh_t h, const void *data, size_t len);

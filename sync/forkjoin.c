@@ -10,8 +10,24 @@
  * concluded from the region (dsm/collective.c: pages whose home moves).
  * A JOIN also carries the slave's partials of the region's reductions, which
  * the master folds into the shared variables when the join is complete.
- * Slaves wait for forks in dsm_serve_forks, blocked on a condition variable.
- * A FORK with no function tells them the master is exiting.
+ * A FORK with no function tells the slaves the master is exiting.
+ *
+ * The team waits between regions in the join. The master holds the JOINs'
+ * answers (the departure, and the pushes that ride to each slave) and
+ * sends each with the next FORK appended, so a region costs two messages
+ * per slave, the JOIN and its answer, like a barrier, instead of four (a
+ * one-way FORK is acknowledged), and the slave needs no event wait (two
+ * wake-ups of its service thread). The master applies the departure itself
+ * at the join, as before, so until the answers go out the slaves lag one
+ * epoch behind it, which the protocol allows any process (collective.c);
+ * what it does not allow is the master waiting for a lagging slave, whose
+ * requests would wait at that slave for the departure the master holds.
+ * So before the master's thread waits for a peer for any reason, or
+ * faults, it answers the JOINs it holds with the departure alone
+ * (dsm__tp_first_use), and the slaves then wait for a one-way FORK as
+ * after the first region. A loop of regions whose sequential code between
+ * them touches no invalid page runs on two messages per region.
+ * DSM_JOIN_HOLD=0 answers every JOIN at once (the comparison).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -39,6 +55,16 @@ static unsigned joins;             /* master: JOINs of the current region */
 static dsm__reqh_t *join_h;        /* master: their handles, answered at the join */
 static uint32_t **peer_known;      /* master: what each slave is known to hold */
 static int in_region;
+
+/* Master: the JOINs whose answers wait for the next fork, per slave. The
+ * answer is tag (u32: 0 the departure alone, 1 a FORK follows), then what
+ * rides to the slave and the departure (dep), then the FORK. `holding` is
+ * set on the master's thread while any are held. */
+enum { ANSWER_DEPART = 0, ANSWER_FORK = 1 };
+struct held { dsm__reqh_t h; dsm__buf_t dep; int on; };
+static struct held *held;
+static __thread int holding;
+static int hold_joins;
 
 /* Reductions that ride in the join. Every member of the team records its
  * partials in the same order (the compiler emits the calls); a slave sends
@@ -91,6 +117,31 @@ static void on_join(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
+/* Answer the held JOINs of slaves from..nprocs-1 with their departures. */
+static void answer_held(unsigned from)
+{
+  for (unsigned s = from; s < dsm__nprocs; s++) {
+    if (!held[s].on)
+      continue;
+    uint32_t tag = ANSWER_DEPART;
+    const void *parts[2] = { &tag, held[s].dep.p };
+    size_t lens[2] = { sizeof tag, held[s].dep.len };
+    dsm__tp_replyv(held[s].h, parts, lens, 2);
+    dsm__buf_free(&held[s].dep);
+    held[s].on = 0;
+  }
+}
+
+/* dsm__tp_first_use: this thread is about to wait for a peer. */
+static void answer_before_waiting(void)
+{
+  if (holding) {
+    holding = 0;
+    DSM__STAT_INC(join_answers_early);
+    answer_held(1);
+  }
+}
+
 void dsm__forkjoin_init(void)
 {
   dsm__team = dsm__nprocs;
@@ -102,6 +153,10 @@ void dsm__forkjoin_init(void)
     dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   for (unsigned s = 0; s < dsm__nprocs; s++)
     peer_known[s] = calloc(dsm__nprocs, sizeof(uint32_t));
+  held = dsm__xcalloc(dsm__nprocs, sizeof *held);
+  hold_joins = (int)dsm__env_long("DSM_JOIN_HOLD", 1, 0, 1);
+  if (hold_joins && dsm__rank == 0)
+    dsm__tp_first_use = answer_before_waiting;
   dsm__tp_handle(DSM__MSG_FORK, on_fork);
   dsm__tp_handle(DSM__MSG_JOIN, on_join);
 }
@@ -130,10 +185,24 @@ static void fork_impl(void *p)
     }
   }
   pthread_mutex_unlock(&dsm__mu);
+  /* A slave whose JOIN is held gets the FORK in its answer (the release
+   * above sent nothing that waits, or the answers went out already). */
+  holding = 0;
   for (unsigned s = 1; s < upto; s++) {
-    dsm__tp_send(s, DSM__MSG_FORK, bufs[s].p, bufs[s].len);
+    if (held[s].on) {
+      uint32_t tag = ANSWER_FORK;
+      const void *parts[3] = { &tag, held[s].dep.p, bufs[s].p };
+      size_t lens[3] = { sizeof tag, held[s].dep.len, bufs[s].len };
+      dsm__tp_replyv(held[s].h, parts, lens, 3);
+      dsm__buf_free(&held[s].dep);
+      held[s].on = 0;
+      DSM__STAT_INC(forks_in_answers);
+    } else {
+      dsm__tp_send(s, DSM__MSG_FORK, bufs[s].p, bufs[s].len);
+    }
     dsm__buf_free(&bufs[s]);
   }
+  answer_held(upto);    /* outside a smaller team: they wait for a FORK */
   free(bufs);
 }
 
@@ -301,14 +370,17 @@ static void join_impl(void *unused)
   dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
   for (unsigned i = 0; i < joins; i++) {
     /* What rides to this member first (dsm__push_ride_put), then what
-     * every member gets. */
-    dsm__buf_t ride = { 0 };
-    dsm__push_ride_put(&ride, join_h[i].origin);
-    const void *parts[2] = { ride.p, coll.p };
-    size_t lens[2] = { ride.len, coll.len };
-    dsm__tp_replyv(join_h[i], parts, lens, 2);
-    dsm__buf_free(&ride);
+     * every member gets; held for the next FORK (see the top). */
+    unsigned s = join_h[i].origin;
+    held[s].h = join_h[i];
+    held[s].dep.len = 0;
+    dsm__push_ride_put(&held[s].dep, s);
+    dsm__buf_put(&held[s].dep, coll.p, coll.len);
+    held[s].on = 1;
   }
+  holding = joins > 0;
+  if (!hold_joins)
+    answer_before_waiting();
   joins = 0;
   dsm__rd_t r = dsm__rd(coll.p, coll.len);
   if (dsm__coll_depart_pushes(&r) < 0)
@@ -418,9 +490,18 @@ int dsm_serve_forks(void)
     dsm__coll_lag();
     pthread_mutex_lock(&dsm__mu);
     dsm__rd_t dr = dsm__rd(dep, dep_len);
-    if (dsm__push_ride_take(0, &dr) < 0 || dsm__coll_depart_pushes(&dr) < 0 ||
-        dsm__coll_depart_apply(&dr) < 0 || dr.off != dr.len)
+    uint32_t tag = dsm__rd_u32(&dr);
+    if ((tag != ANSWER_DEPART && tag != ANSWER_FORK) || dsm__push_ride_take(0, &dr) < 0 ||
+        dsm__coll_depart_pushes(&dr) < 0 || dsm__coll_depart_apply(&dr) < 0 ||
+        (tag == ANSWER_DEPART && dr.off != dr.len) || (tag == ANSWER_FORK && dr.off >= dr.len))
       dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
+    if (tag == ANSWER_FORK && !fork_msg) {
+      /* The next region's FORK: run it without waiting. (Only an exit
+       * notice can be here already, and it wins, as in on_fork.) */
+      fork_len = dr.len - dr.off;
+      fork_msg = dsm__xcalloc(1, fork_len);
+      memcpy(fork_msg, dr.p + dr.off, fork_len);
+    }
     pthread_mutex_unlock(&dsm__mu);
     free(dep);
     dsm__team = dsm__nprocs;
