@@ -32,6 +32,7 @@
  *
  * Condition variables (cond.c) put woken waiters into the same queue.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,6 +327,13 @@ static void acquire_impl(void *p)
     lk->want = 1;
     uint32_t req[2] = { DSM__LK_YIELD, c->id };
     pthread_mutex_unlock(&dsm__mu);
+    if (dsm__lk_manager(c->id) == dsm__rank) {
+      /* We manage the lock, so the question is answered on this thread,
+       * from what our service thread has handled: a request that came in
+       * while we ran may still wait in the socket, its service thread
+       * runnable on our CPU (dsm/bind.c) but not running. Let it run. */
+      sched_yield();
+    }
     void *reply = NULL;
     size_t len = 0;
     dsm__tp_call(dsm__lk_manager(c->id), DSM__MSG_LOCK, req, sizeof req, &reply, &len);
