@@ -15,7 +15,9 @@
  *                        (section i is thread i's), else like a dynamic loop
  *   single               nothing: the master runs it
  *   critical, atomic     a DSM lock (named criticals get their own)
- *   ordered              a DSM lock and condition variable per process slot
+ *   ordered              static schedule: a semaphore signal from the thread
+ *                        that leaves to the one that enters (one round
+ *                        trip); others: a DSM lock and condition variable
  *   reductions           combined inside one barrier's messages
  *   flush                2(n-1) messages: notices pushed to every peer
  */
@@ -38,6 +40,7 @@
 #define ID_CRITICAL_BASE 0x70000000u   /* + hash of the name, 24 bits */
 #define ID_ATOMIC        0x7f000000u
 #define ID_ORDERED       0x7f000001u
+#define ID_ORDERED_SEMA  0x7e000000u   /* + a multiple of nprocs + thread */
 #define ID_SEMA_BASE     0x10000000u   /* ids of #pragma omp sema_* names */
 #define BARRIER_ID       0x6f6d7000u
 
@@ -450,19 +453,56 @@ void __ompdsm_copyprivate(void *buf, size_t size, int executed)
 
 /* ---- ordered ----------------------------------------------------------------------- */
 
-/* The next iteration allowed into the ordered block, in shared memory and
- * guarded by one DSM lock and condition variable. A construct is identified
- * by its key so a new loop starts again from iteration 0. */
+/* Under a static schedule the thread of every iteration is known, so an
+ * ordered block is a handoff between two threads: the end of iteration i
+ * signals a semaphore of the thread that runs i+1 (a release, which carries
+ * the writes of the block with it) and the start of i+1 waits on it (an
+ * acquire). One round trip from the thread that leaves to the one that
+ * enters, none between two iterations of one thread. Thread t's semaphore
+ * is managed by rank t, so its waits ask nobody. Each handoff signals
+ * once and is waited for once, so the counts are back at zero when the
+ * loop ends. (Like any implementation that hands the turn from iteration
+ * to iteration, it assumes every iteration runs the ordered block, as
+ * loops with an ordered block almost always do.) */
+/* The thread of iteration i (0 <= i < count) of the current static loop. */
+static int64_t static_owner(int64_t i)
+{
+  int64_t nth = num_threads, count = cur.req.count, chunk = cur.req.chunk;
+  if (chunk > 0)
+    return (i / chunk) % nth;
+  int64_t q = count / nth, r = count % nth;     /* the first r blocks have q+1 */
+  return i < r * (q + 1) ? i / (q + 1) : r + (i - r * (q + 1)) / q;
+}
+
+static unsigned ordered_sema(int64_t thread)
+{
+  unsigned base = (ID_ORDERED_SEMA / dsm__nprocs + 1) * dsm__nprocs;
+  return base + (unsigned)thread;
+}
+
+/* Other schedules: the next iteration allowed into the ordered block, in
+ * shared memory and guarded by one DSM lock and condition variable. A
+ * construct is identified by its key so a new loop starts again from
+ * iteration 0. */
 DSM_SHARED_BSS static struct { uint64_t key; int64_t next; } ord;
 
 void __ompdsm_ordered_start(int64_t i)
 {
   if (!active || num_threads == 1)
     return;
+  if (cur.req.sched == OMPDSM_SCHED_STATIC) {
+    if (i > 0 && static_owner(i - 1) != thread_num)
+      dsm_sema_wait(ordered_sema(thread_num));
+    return;
+  }
   dsm_lock_acquire(ID_ORDERED);
   while (!((ord.key == cur.req.key && ord.next == i) || (ord.key != cur.req.key && i == 0)))
     dsm_cond_wait(ID_ORDERED, ID_ORDERED);
+  /* Iteration 0 of a new loop claims the record for it: next must be
+   * this loop's too, or a thread waiting for iteration k would take the
+   * previous loop's count k for its turn. */
   ord.key = cur.req.key;
+  ord.next = i;
   dsm_lock_release(ID_ORDERED);
 }
 
@@ -470,6 +510,11 @@ void __ompdsm_ordered_end(int64_t i)
 {
   if (!active || num_threads == 1)
     return;
+  if (cur.req.sched == OMPDSM_SCHED_STATIC) {
+    if (i + 1 < cur.req.count && static_owner(i + 1) != thread_num)
+      dsm_sema_signal(ordered_sema(static_owner(i + 1)));
+    return;
+  }
   dsm_lock_acquire(ID_ORDERED);
   ord.key = cur.req.key;
   ord.next = i + 1;
