@@ -696,6 +696,22 @@ static void finish_impl(void *p)
   pthread_mutex_unlock(&dsm__mu);
 }
 
+/* How many children of t are not finished: the count drops on the service
+ * thread as DONEs come in, so it is read under dsm__mu (off the region
+ * stack, which may be shared memory and fault; the argument is read before
+ * the lock is taken and written after it is let go). */
+struct children { task_t *t; unsigned n; };
+
+static void children_impl(void *p)
+{
+  struct children *c = p;
+  task_t *t = c->t;
+  pthread_mutex_lock(&dsm__mu);
+  unsigned n = t->children;
+  pthread_mutex_unlock(&dsm__mu);
+  c->n = n;
+}
+
 static void run_task(task_t *t)
 {
   task_t *saved = cur;
@@ -705,8 +721,12 @@ static void run_task(task_t *t)
   t->fn(t->data);
   /* In a taskgroup a task ends only with its descendants (each waits for
    * its children), so the group's end need only wait for its children. */
-  if (t->group && t->children)
-    schedule_until(WAIT_CHILDREN, t);
+  if (t->group) {
+    struct children c = { t, 0 };
+    dsm__on_private_stack(children_impl, &c);
+    if (c.n)
+      schedule_until(WAIT_CHILDREN, t);
+  }
   cur = saved;
   group_depth = saved_groups;
   dsm__on_private_stack(finish_impl, t);
