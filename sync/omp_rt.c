@@ -306,6 +306,9 @@ static void on_loop(const dsm__msg_t *m)
   if (m->len != sizeof q)
     dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP request from rank %u", m->origin);
   memcpy(&q, m->data, sizeof q);
+  if (q.nth < 1 || q.nth > (int32_t)dsm__nprocs || q.count < 0 ||
+      (q.sched != OMPDSM_SCHED_DYNAMIC && q.sched != OMPDSM_SCHED_GUIDED))
+    dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP request from rank %u", m->origin);
   pthread_mutex_lock(&dsm__mu);
   struct loop_rep r = loop_claim(&q);
   pthread_mutex_unlock(&dsm__mu);
