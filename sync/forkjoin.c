@@ -117,19 +117,23 @@ static void on_join(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
+/* Answer slave s's held JOIN: its departure, then the FORK if there is one. */
+static void answer(unsigned s, const void *fork, size_t fork_len)
+{
+  uint32_t tag = fork ? ANSWER_FORK : ANSWER_DEPART;
+  const void *parts[3] = { &tag, held[s].dep.p, fork };
+  size_t lens[3] = { sizeof tag, held[s].dep.len, fork_len };
+  dsm__tp_replyv(held[s].h, parts, lens, fork ? 3 : 2);
+  dsm__buf_free(&held[s].dep);
+  held[s].on = 0;
+}
+
 /* Answer the held JOINs of slaves from..nprocs-1 with their departures. */
 static void answer_held(unsigned from)
 {
-  for (unsigned s = from; s < dsm__nprocs; s++) {
-    if (!held[s].on)
-      continue;
-    uint32_t tag = ANSWER_DEPART;
-    const void *parts[2] = { &tag, held[s].dep.p };
-    size_t lens[2] = { sizeof tag, held[s].dep.len };
-    dsm__tp_replyv(held[s].h, parts, lens, 2);
-    dsm__buf_free(&held[s].dep);
-    held[s].on = 0;
-  }
+  for (unsigned s = from; s < dsm__nprocs; s++)
+    if (held[s].on)
+      answer(s, NULL, 0);
 }
 
 /* dsm__tp_first_use: this thread is about to wait for a peer. */
@@ -190,12 +194,7 @@ static void fork_impl(void *p)
   holding = 0;
   for (unsigned s = 1; s < upto; s++) {
     if (held[s].on) {
-      uint32_t tag = ANSWER_FORK;
-      const void *parts[3] = { &tag, held[s].dep.p, bufs[s].p };
-      size_t lens[3] = { sizeof tag, held[s].dep.len, bufs[s].len };
-      dsm__tp_replyv(held[s].h, parts, lens, 3);
-      dsm__buf_free(&held[s].dep);
-      held[s].on = 0;
+      answer(s, bufs[s].p, bufs[s].len);
       DSM__STAT_INC(forks_in_answers);
     } else {
       dsm__tp_send(s, DSM__MSG_FORK, bufs[s].p, bufs[s].len);
