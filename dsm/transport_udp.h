@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "nh.h"
 #include "transport_core.h"
 #include "transport_impl.h"
 
@@ -98,6 +99,7 @@ void dsm__udp_hdr_get(const uint8_t *b, struct hdr *h);
 struct hdr dsm__udp_hdr_make(unsigned kind, unsigned type, unsigned flags, unsigned dst,
                              unsigned origin, uint64_t rid);
 /* The MAC of a header and its payload under the job key. */
+void dsm__udp_set_key(const uint8_t key[16]);
 uint64_t dsm__udp_mac(const uint8_t *hb, const void *p, size_t n);
 /* The checks of a received datagram that need no state beyond the key and
  * the job size: NULL, with *h decoded, or why it must be dropped. The MAC
@@ -320,6 +322,7 @@ struct dsm__udp {
   int sock[2];                   /* SVC, REPLY */
   int lifeline;
   uint8_t key[16];
+  dsm__nh_key_t nh_key;          /* from key: NH over payloads (transport_udp_wire.c) */
   double loss;                   /* DSM_LOSS */
   uint64_t rnd_state;
   uint64_t timeout_ns;           /* DSM_TIMEOUT */

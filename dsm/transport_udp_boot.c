@@ -74,6 +74,7 @@ static void on_ping(const dsm__msg_t *m)
 static void parse_key(void)
 {
   const char *k = getenv("DSM_KEY");
+  uint8_t key[16];
   if (!k || strlen(k) != 32)
     dsm__fatal(DSM__EXIT_FATAL, "DSM_KEY must be 32 hex digits (set by dsmrun)");
   for (int i = 0; i < 16; i++) {
@@ -87,8 +88,9 @@ static void parse_key(void)
         dsm__fatal(DSM__EXIT_FATAL, "DSM_KEY must be 32 hex digits (set by dsmrun)");
       v = v * 16 + d;
     }
-    U.key[i] = (uint8_t)v;
+    key[i] = (uint8_t)v;
   }
+  dsm__udp_set_key(key);
 }
 
 /* The cache ends a reply still in flight when it drops the reply. */

@@ -36,12 +36,40 @@ struct hdr dsm__udp_hdr_make(unsigned kind, unsigned type, unsigned flags, unsig
   return h;
 }
 
+void dsm__udp_set_key(const uint8_t key[16])
+{
+  memcpy(U.key, key, sizeof U.key);
+  dsm__nh_key_init(&U.nh_key, key);
+}
+
+/* SipHash-2-4 under the job key of the header, then the payload: as it is
+ * when shorter than one NH block; else the two NH digests of each whole
+ * block, the tail as it is, and the payload length (which fixes where the
+ * digests end and the tail begins). Bulk payloads thus cost one multiply
+ * per 8 bytes instead of two SipHash rounds. */
 uint64_t dsm__udp_mac(const uint8_t *hb, const void *p, size_t n)
 {
   dsm__sip_t s;
   dsm__sip_init(&s, U.key);
   dsm__sip_update(&s, hb, HDR_LEN);
-  dsm__sip_update(&s, p, n);
+  if (n < DSM__NH_BLOCK) {
+    dsm__sip_update(&s, p, n);
+    return dsm__sip_final(&s);
+  }
+  const uint8_t *b = p;
+  size_t whole = n - n % DSM__NH_BLOCK;
+  for (size_t off = 0; off < whole; off += DSM__NH_BLOCK) {
+    uint64_t d[2];
+    uint8_t le[16];
+    dsm__nh_block(&U.nh_key, b + off, d);
+    put64(le, d[0]);
+    put64(le + 8, d[1]);
+    dsm__sip_update(&s, le, sizeof le);
+  }
+  uint8_t len[8];
+  dsm__sip_update(&s, b + whole, n - whole);
+  put64(len, n);
+  dsm__sip_update(&s, len, sizeof len);
   return dsm__sip_final(&s);
 }
 
@@ -52,7 +80,7 @@ const char *dsm__udp_check(const uint8_t *b, size_t len, struct hdr *h)
   dsm__udp_hdr_get(b, h);
   if (h->magic != MAGIC)
     return "bad magic";
-  if (dsm__siphash(U.key, b, len - MAC_LEN) != get64(b + len - MAC_LEN))
+  if (dsm__udp_mac(b, b + HDR_LEN, len - HDR_LEN - MAC_LEN) != get64(b + len - MAC_LEN))
     return "MAC check failed (another job, or corrupt)";
   if (h->kind == 0 || h->kind >= K_END || h->type == DSM__MSG_NONE || h->type >= DSM__MSG_COUNT ||
       h->src >= U.nprocs || h->src == U.self || h->dst != U.self || h->origin >= U.nprocs)

@@ -88,7 +88,9 @@ int main(int argc, char **argv)
   dsm__peers_known = 1;
   for (unsigned t = 1; t < DSM__MSG_COUNT; t++)
     U.core.handlers[t] = h_any;
-  for (unsigned i = 0; i < 16; i++) U.key[i] = (uint8_t)(i * 7);
+  uint8_t key[16];
+  for (unsigned i = 0; i < 16; i++) key[i] = (uint8_t)(i * 7);
+  dsm__udp_set_key(key);
 
   static uint8_t b[70000];
   long accepted = 0;
@@ -111,7 +113,7 @@ int main(int argc, char **argv)
     }
     if (b[4] == K_ABORT) b[4] = K_REQ;
     if (len >= HDR_LEN + MAC_LEN && next() % 10) {
-      put64(b + len - MAC_LEN, dsm__siphash(U.key, b, len - MAC_LEN));
+      put64(b + len - MAC_LEN, dsm__udp_mac(b, b + HDR_LEN, len - HDR_LEN - MAC_LEN));
       /* The rank table lets src 1 and 2 in; a mutated src must be refused. */
     }
     struct sockaddr_in from = U.peers[1 + get32(b + 8) % 2].addr;
