@@ -13,10 +13,17 @@
  *   4. W writes only another page for a while: P cools (write-protected
  *      again), and W's next write of P faults;
  *   5. W writes hot P under a lock; a process that takes the lock next
- *      reads the write (a diff carried with the lock, or a fetch).
+ *      reads the write (a diff carried with the lock, or a fetch);
+ *   6. W's kernel writes hot P for it (read() from a pipe) every other
+ *      step, and W stores to P's last word in the steps between: a write
+ *      no store instruction made must be found as well (any scheme that
+ *      tracks writes instead of comparing must see it too), and a step that
+ *      leaves a word alone must not lose the other's write.
  * A step is a write phase and a read phase, each ended by a barrier, so no
  * read races a write.
  */
+#include <unistd.h>
+
 #include "check.h"
 
 static unsigned bid;
@@ -121,6 +128,32 @@ int main(int argc, char **argv)
     CHECK_EQ(p[4], 500);
     CHECK_EQ(p[3], 463);
     dsm_lock_release(1);
+  }
+  sync_all();
+
+  /* 6. Writes made by the kernel on W's behalf, alternating with stores. */
+  int fds[2];
+  if (me == w)
+    CHECK(pipe(fds) == 0);
+  int64_t wf6 = dsm_stat("write_faults");
+  for (long e = 1; e <= STEPS; e++) {
+    if (me == w && e % 2) {
+      long v = 600 + e;
+      CHECK(write(fds[1], &v, sizeof v) == (ssize_t)sizeof v);
+      CHECK(read(fds[0], &p[5], sizeof v) == (ssize_t)sizeof v);
+    } else if (me == w) {
+      p[511] = 700 + e;
+    }
+    sync_all();
+    CHECK_EQ(p[5], 600 + (e % 2 ? e : e - 1));
+    CHECK_EQ(p[511], e % 2 ? (e == 1 ? 0 : 700 + e - 1) : 700 + e);
+    sync_all();
+  }
+  if (me == w) {
+    /* P stayed hot: the kernel's writes were found at the releases. */
+    CHECK_EQ(dsm_stat("write_faults") - wf6, 0);
+    close(fds[0]);
+    close(fds[1]);
   }
   sync_all();
   static const long want[5] = { 100 + STEPS, 300 + STEPS, 450, 463, 500 };
