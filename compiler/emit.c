@@ -34,6 +34,17 @@ static int is_wrapped_call(const char *s)
   return 0;
 }
 
+/* The allocators whose calls pass "file:line" (the sharing profiler names
+   heap blocks by it): __ompdsm_malloc_at("f.c:12", n). The token after the
+   name is the call's "(", printed by the next emit_tok. */
+static int site_paren = -1;
+
+static int is_site_call(const char *s)
+{
+  return !strcmp(s, "malloc") || !strcmp(s, "calloc") || !strcmp(s, "realloc") ||
+         !strcmp(s, "strdup");
+}
+
 /* A program may define a function with a library name (its own write());
    calls to it stay calls to it. A definition in a system header is the
    library's own inline version (fprintf under _FORTIFY_SOURCE, which calls
@@ -67,11 +78,25 @@ void emit_tok(Out *o, int i, Ctx *ctx)
   const char *text = t->text;
   if (t->kind == IDENTIFIER && !t->is_member) {
     if (t->is_use && t->sym) text = sym_text(ctx, t->sym);
-    if (t->is_use && (!t->sym || t->sym->depth == 0) && is_wrapped_call(t->text) && !defined_here(t->text))
+    if (t->is_use && (!t->sym || t->sym->depth == 0) && is_wrapped_call(t->text) && !defined_here(t->text)) {
       fprintf(o->f, "__ompdsm_");
+      /* A call of an allocator passes its site to the sharing profiler. */
+      if (is_site_call(t->text) && i + 1 < ntoks && !strcmp(toks[i + 1].text, "(")) {
+        fputs(text, o->f);
+        text = "_at";
+        site_paren = i + 1;
+      }
+    }
     if (!strcmp(t->text, "main") && (!t->sym || t->sym->depth == 0)) text = "__ompdsm_user_main";
   }
   fputs(text, o->f);
+  if (i == site_paren) {
+    site_paren = -1;
+    fputs(" \"", o->f);
+    for (const char *c = files[t->file]; *c; c++)
+      fprintf(o->f, *c == '"' || *c == '\\' ? "\\%c" : (unsigned char)*c < 0x20 ? "?" : "%c", *c);
+    fprintf(o->f, ":%d\",", t->line);
+  }
   if (t->post) fprintf(o->f, " %s", t->post);
   Sym *y = t->attr_sym;
   /* read-only objects are the same in every process: they stay in .rodata */
@@ -131,6 +156,10 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_reduce(void *, const void *, __SIZE_TYPE__, int, int);\n"
     "void __ompdsm_reduce_join(void *, const void *, __SIZE_TYPE__, int, int);\n"
     "void *__ompdsm_malloc(__SIZE_TYPE__);\n"
+    "void *__ompdsm_malloc_at(const char *, __SIZE_TYPE__);\n"
+    "void *__ompdsm_calloc_at(const char *, __SIZE_TYPE__, __SIZE_TYPE__);\n"
+    "void *__ompdsm_realloc_at(const char *, void *, __SIZE_TYPE__);\n"
+    "char *__ompdsm_strdup_at(const char *, const char *);\n"
     "void *__ompdsm_calloc(__SIZE_TYPE__, __SIZE_TYPE__);\n"
     "void *__ompdsm_realloc(void *, __SIZE_TYPE__);\n"
     "void __ompdsm_free(void *);\n"

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "dsm_internal.h"
+#include "profile.h"
 #include "region.h"
 #include "runtime.h"
 #include "transport.h"
@@ -226,11 +227,20 @@ struct alloc_call { size_t size; void *ptr; };
 static void malloc_thunk(void *p) { struct alloc_call *c = p; c->ptr = malloc_impl(c->size); }
 static void free_thunk(void *p) { struct alloc_call *c = p; free_impl(c->ptr); }
 
-void *dsm_malloc(size_t size)
+/* Each allocation names its site for the profiler (profile.h): the
+ * program's call, passed down so that calloc, realloc, strdup and the
+ * OpenMP wrappers name their caller rather than each other. */
+void *dsm__malloc_from(size_t size, const char *site, const void *caller)
 {
   struct alloc_call c = { size, NULL };
   dsm__on_private_stack(malloc_thunk, &c);
+  dsm__prof_alloc(c.ptr, size, site, caller);
   return c.ptr;
+}
+
+void *dsm_malloc(size_t size)
+{
+  return dsm__malloc_from(size, NULL, __builtin_return_address(0));
 }
 
 void dsm_free(void *ptr)
@@ -239,20 +249,25 @@ void dsm_free(void *ptr)
   dsm__on_private_stack(free_thunk, &c);
 }
 
-void *dsm_calloc(size_t n, size_t size)
+void *dsm__calloc_from(size_t n, size_t size, const char *site, const void *caller)
 {
   if (size && n > SIZE_MAX / size)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_calloc(%zu, %zu): size overflows", n, size);
-  void *p = dsm_malloc(n * size);
+  void *p = dsm__malloc_from(n * size, site, caller);
   /* Fresh pages of our own slice are already zero; recycled blocks are not. */
   memset(p, 0, n * size);
   return p;
 }
 
-void *dsm_realloc(void *ptr, size_t size)
+void *dsm_calloc(size_t n, size_t size)
+{
+  return dsm__calloc_from(n, size, NULL, __builtin_return_address(0));
+}
+
+void *dsm__realloc_from(void *ptr, size_t size, const char *site, const void *caller)
 {
   if (!ptr)
-    return dsm_malloc(size);
+    return dsm__malloc_from(size, site, caller);
   if (size == 0) {
     dsm_free(ptr);
     return NULL;
@@ -265,16 +280,26 @@ void *dsm_realloc(void *ptr, size_t size)
                      copy what the caller asks for (the heap is mapped past it) */
   if (old >= size && old <= 2 * size)
     return ptr;
-  void *np = dsm_malloc(size);
+  void *np = dsm__malloc_from(size, site, caller);
   memcpy(np, ptr, old < size ? old : size);
   dsm_free(ptr);
   return np;
 }
 
-char *dsm_strdup(const char *s)
+void *dsm_realloc(void *ptr, size_t size)
+{
+  return dsm__realloc_from(ptr, size, NULL, __builtin_return_address(0));
+}
+
+char *dsm__strdup_from(const char *s, const char *site, const void *caller)
 {
   size_t n = strlen(s) + 1;
-  char *d = dsm_malloc(n);
+  char *d = dsm__malloc_from(n, site, caller);
   memcpy(d, s, n);
   return d;
+}
+
+char *dsm_strdup(const char *s)
+{
+  return dsm__strdup_from(s, NULL, __builtin_return_address(0));
 }

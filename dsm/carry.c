@@ -31,6 +31,7 @@
 
 #include "diff.h"
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 
 #define CARRY_BYTES   (64u << 10)
@@ -183,6 +184,7 @@ void dsm__carry_apply(dsm__carry_t *c)
     if (!touched) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     touched[ntouched++] = e->page;
     DSM__STAT_INC(diffs_carried);
+    dsm__prof_in(e->page, e->len, DSM__PROF_FETCHED);
   }
   for (size_t i = 0; i < ntouched; i++) {
     dsm__page_t *p = dsm__page(touched[i]);

@@ -32,6 +32,7 @@
 
 #include "diff.h"
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 #include "transport.h"
 
@@ -120,6 +121,7 @@ static void settle(unsigned h)
       put_entry(h, pg, dfr_idx[h], dfr_base[h] + k * dsm__nprocs, tmp, len);
       DSM__STAT_INC(diffs_created);
       DSM__STAT_ADD(diff_bytes_created, len);
+      dsm__prof_diff_made(pg);
     }
     dsm__twin_free(p->twin);
     p->twin = NULL;
@@ -136,6 +138,7 @@ void dsm__diff_queue(uint32_t pg, unsigned home, uint32_t idx, const uint32_t *b
   put_entry(home, pg, idx, base, diff, len);
   DSM__STAT_INC(diffs_created);
   DSM__STAT_ADD(diff_bytes_created, len);
+  dsm__prof_diff_made(pg);
 }
 
 int dsm__diff_defer(uint32_t pg, dsm__page_t *p, uint32_t idx)

@@ -29,6 +29,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
+#include "profile.h"
 #include "transport.h"
 
 /* A write to a readable page: record the page as written in the open
@@ -43,6 +44,7 @@ static void write_fault(uint32_t pg)
   dsm__page_t *p = dsm__page(pg);
   if (p->prot == DSM__PROT_READ) {
     DSM__STAT_INC(write_faults);
+    dsm__prof_fault(pg, 1);
     DSM__DEBUG("write fault on page %u (home %u, excl %d)", pg, p->home, p->excl);
     DSM__ASSERT(!p->twin);
     p->twin = dsm__twin_alloc();
@@ -101,9 +103,13 @@ static int on_fault(void *addr, int serious)
   pthread_mutex_unlock(&dsm__mu);
   if (prot == DSM__PROT_NONE) {
     DSM__STAT_INC(read_faults);
+    dsm__prof_fault((uint32_t)pg, 0);
+    uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
     dsm__fetch_page((uint32_t)pg);
     if (write)
       write_fault((uint32_t)pg);
+    if (t0)
+      dsm__prof_span("fault", t0, dsm__now_ns());
   } else if (prot == DSM__PROT_READ) {
     write_fault((uint32_t)pg);
   } else {

@@ -34,6 +34,7 @@
 #include <sys/mman.h>
 
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 #include "onesided.h"
 #include "transport.h"
@@ -106,6 +107,7 @@ static int push_take(unsigned h, const void *data, size_t len)
     x->seq = seq;
     memcpy(x->pv, body + 4, dsm__nprocs * 4);
     memcpy(x->data, body + 4 + dsm__nprocs * 4, DSM__PAGE);
+    dsm__prof_in(pg, DSM__PAGE, DSM__PROF_PUSHED);
   }
   push_got[h]++;
   if (push_waiting && push_got[h] >= push_want[h])
@@ -421,6 +423,7 @@ void dsm__fetch_page(uint32_t pg)
       dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
                  "must hold", home, pg + k);
     memcpy(dsm__page_sys(pg + k), src + dsm__nprocs * 4, DSM__PAGE);
+    dsm__prof_in(pg + k, DSM__PAGE, DSM__PROF_FETCHED);
     now_valid(pg + k, q, pv);
     q->pushed = 0;
     q->push_idle = 0;

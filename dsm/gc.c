@@ -24,6 +24,7 @@
  */
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "profile.h"
 
 int dsm__gc_wanted(void)
 {
@@ -36,6 +37,9 @@ int dsm__gc_wanted(void)
 void dsm__gc_run(const uint32_t *upto)
 {
   DSM__DEBUG("garbage collection: discarding interval records");
+  uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   dsm__intervals_discard(upto);
+  if (t0)
+    dsm__prof_span("gc", t0, dsm__now_ns());
   DSM__STAT_INC(gc_runs);
 }

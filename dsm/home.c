@@ -35,6 +35,7 @@
 
 #include "diff.h"
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 #include "onesided.h"
 #include "transport.h"
@@ -311,6 +312,8 @@ static int apply_diffs(unsigned writer, const uint8_t *data, size_t len)
     dsm__os_home_begin(pg);
     if (dsm__diff_apply(dsm__page_sys(pg), DSM__PAGE, d, n) < 0)
       dsm__fatal(DSM__EXIT_FATAL, "malformed diff from rank %u for page %u", writer, pg);
+    dsm__prof_in(pg, n, DSM__PROF_DIFF);
+    dsm__prof_wrote(pg, writer, epoch, d, n);
     /* Written in our open interval too: the twin we answer fetches with
      * must hold what pv is about to claim (the writer's bytes are not ours,
      * in a program without data races). */

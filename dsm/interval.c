@@ -20,6 +20,7 @@
 #include "diff.h"
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "profile.h"
 #include "onesided.h"
 
 uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt;
@@ -203,6 +204,8 @@ static void release(dsm__carry_t **carry)
     uint32_t since = p->own_last ? iv->idx - p->own_last : 0;
     p->own_last = iv->idx;
     if (p->home == me) {
+      if (p->twin)
+        dsm__prof_home_wrote(pg, dsm__epoch, p->twin, dsm__page_sys(pg));
       if (carry) {
         /* Our own writes only: diffs applied meanwhile went into the twin too. */
         size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "dsm_internal.h"
+#include "profile.h"
 #include "region.h"
 
 /* The linker script dsm_shared.ld defines these around the two sections. */
@@ -133,6 +134,7 @@ void dsm__region_init(void)
     }
     map_view(s, !is_global);
   }
+  dsm__prof_init();
 }
 
 long dsm__page_of(const void *addr)
@@ -282,6 +284,7 @@ void dsm__prot_flush(void)
 
 void dsm__region_exit(void)
 {
+  dsm__prof_write();
 #if defined(__SANITIZE_ADDRESS__)
   /* LeakSanitizer looks for pointers in the executable's data and bss at
    * exit, and the DSM_SHARED sections lie inside them; a page still

@@ -130,6 +130,12 @@ void dsm__prot_flush(void);
 
 /* Allocator (alloc.c). */
 void  dsm__alloc_init(void);
+/* dsm_malloc and friends with the allocation site the profiler reports:
+ * site "file:line" (from ompdsmcc) or NULL, caller the program's call. */
+void *dsm__malloc_from(size_t size, const char *site, const void *caller);
+void *dsm__calloc_from(size_t n, size_t size, const char *site, const void *caller);
+void *dsm__realloc_from(void *ptr, size_t size, const char *site, const void *caller);
+char *dsm__strdup_from(const char *s, const char *site, const void *caller);
 void  dsm__alloc_free_remote(uintptr_t addr);   /* FREE from another process */
 
 #endif

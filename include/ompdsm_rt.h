@@ -150,6 +150,10 @@ void __ompdsm_reduce_join(void *shared, const void *partial, size_t count, int t
 /* ---- data placement -------------------------------------------------------- */
 /* malloc family, rewritten by ompdsmcc to these in translated units. */
 void *__ompdsm_malloc(size_t size);
+void *__ompdsm_malloc_at(const char *site, size_t size);
+void *__ompdsm_calloc_at(const char *site, size_t n, size_t size);
+void *__ompdsm_realloc_at(const char *site, void *p, size_t size);
+char *__ompdsm_strdup_at(const char *site, const char *s);
 void *__ompdsm_calloc(size_t n, size_t size);
 void *__ompdsm_realloc(void *p, size_t size);
 void  __ompdsm_free(void *p);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
@@ -228,7 +229,10 @@ void dsm__barrier_red(unsigned id, dsm__red_t *red)
     return;
   }
   struct barrier_call c = { id, red };
+  uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   dsm__on_private_stack(barrier_impl, &c);
+  if (t0)
+    dsm__prof_span("barrier", t0, dsm__now_ns());
 }
 
 void dsm_barrier(unsigned id)

@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
@@ -365,6 +366,7 @@ static void join_impl(void *unused)
     pthread_mutex_lock(&dsm__mu);
   }
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  dsm__prof_span("join", t0, dsm__now_ns());
   dsm__buf_t coll = { 0 };
   dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
   for (unsigned i = 0; i < joins; i++) {
@@ -431,6 +433,7 @@ int dsm_serve_forks(void)
       pthread_mutex_lock(&dsm__mu);
     }
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__prof_span("fork wait", t0, dsm__now_ns());
     uint8_t *msg = fork_msg;
     size_t len = fork_len;
     fork_msg = NULL;

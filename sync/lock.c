@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
@@ -454,7 +455,10 @@ void dsm_lock_acquire(unsigned id)
   if (!dsm__started)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_lock_acquire called before dsm_startup");
   struct lock_call c = { id, 0, 0 };
+  uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   dsm__on_private_stack(acquire_impl, &c);
+  if (t0)
+    dsm__prof_span("lock", t0, dsm__now_ns());
 }
 
 int dsm__lock_try(unsigned id)

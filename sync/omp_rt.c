@@ -652,19 +652,48 @@ void __ompdsm_reduce_join(void *shared, const void *partial, size_t count, int t
 
 /* ---- the heap ---------------------------------------------------------------------------- */
 
-void *__ompdsm_malloc(size_t size) { return dsm__started ? dsm_malloc(size) : malloc(size); }
-void *__ompdsm_calloc(size_t n, size_t size) { return dsm__started ? dsm_calloc(n, size) : calloc(n, size); }
+/* The _at forms carry the call's "file:line" from ompdsmcc for the sharing
+ * profiler; the plain forms remain for code that takes their address. */
+#define CALLER __builtin_return_address(0)
+void *__ompdsm_malloc_at(const char *site, size_t size)
+{
+  return dsm__started ? dsm__malloc_from(size, site, CALLER) : malloc(size);
+}
+void *__ompdsm_calloc_at(const char *site, size_t n, size_t size)
+{
+  return dsm__started ? dsm__calloc_from(n, size, site, CALLER) : calloc(n, size);
+}
+void *__ompdsm_realloc_at(const char *site, void *p, size_t size)
+{
+  if (!dsm__started || (p && !dsm__is_shared(p))) return realloc(p, size);
+  return dsm__realloc_from(p, size, site, CALLER);
+}
+char *__ompdsm_strdup_at(const char *site, const char *s)
+{
+  return dsm__started ? dsm__strdup_from(s, site, CALLER) : strdup(s);
+}
+void *__ompdsm_malloc(size_t size)
+{
+  return dsm__started ? dsm__malloc_from(size, NULL, CALLER) : malloc(size);
+}
+void *__ompdsm_calloc(size_t n, size_t size)
+{
+  return dsm__started ? dsm__calloc_from(n, size, NULL, CALLER) : calloc(n, size);
+}
 void *__ompdsm_realloc(void *p, size_t size)
 {
   if (!dsm__started || (p && !dsm__is_shared(p))) return realloc(p, size);
-  return dsm_realloc(p, size);
+  return dsm__realloc_from(p, size, NULL, CALLER);
 }
 void __ompdsm_free(void *p)
 {
   if (p && dsm__started && dsm__is_shared(p)) dsm_free(p);
   else free(p);
 }
-char *__ompdsm_strdup(const char *s) { return dsm__started ? dsm_strdup(s) : strdup(s); }
+char *__ompdsm_strdup(const char *s)
+{
+  return dsm__started ? dsm__strdup_from(s, NULL, CALLER) : strdup(s);
+}
 
 /* ---- omp.h --------------------------------------------------------------------------------- */
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "dsm_internal.h"
+#include "profile.h"
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
@@ -234,12 +235,15 @@ void dsm_sema_wait(unsigned id)
   if (!dsm__started)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_wait called before dsm_startup");
   DSM__STAT_INC(sema_waits);
+  uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   if (dsm__nprocs == 1) {
     local_op(id, SEMA_WAIT, 0);
     return;
   }
   struct sema_call c = { id, 0 };
   dsm__on_private_stack(wait_impl, &c);
+  if (t0)
+    dsm__prof_span("semaphore", t0, dsm__now_ns());
 }
 
 void dsm_sema_signal(unsigned id)

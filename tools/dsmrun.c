@@ -162,6 +162,9 @@ int main(int argc, char **argv)
   dsmrun_job_run(&j);
 
   int status = exit_status(&j);
+  if (j.o.profile && status == 0)
+    dsmrun_note("sharing profile in %s.0 .. %s.%u; report: dsmprof %s", j.o.profile,
+                j.o.profile, j.n - 1, j.o.profile);
   /* A failed job leaves nothing behind: whatever the ranks forked and left
    * in their process groups goes too. A successful one is left alone. */
   if (status != 0)

@@ -64,6 +64,7 @@ typedef struct dsmrun_opts {
   int tag_output;
   int verbose;
   const char *bind_to; /* --bind-to: "core" or "none"; NULL = libdsm's default (core) */
+  char *profile;      /* --profile FILE, made absolute: DSM_PROFILE for every rank */
   char **prog;        /* prog and its arguments, NULL-terminated */
 } dsmrun_opts_t;
 

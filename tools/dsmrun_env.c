@@ -58,6 +58,8 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmru
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_CPU_BIND=%s", j->o.bind_to));
   if (j->o.stats)
     dsmrun_strv_push(&v, dsmrun_xstrdup("DSM_STATS=1"));
+  if (j->o.profile)
+    dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_PROFILE=%s", j->o.profile));
   if (lifeline >= 0)
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_LIFELINE=%d", lifeline));
   return v;

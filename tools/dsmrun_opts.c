@@ -29,6 +29,8 @@ static const char usage_text[] =
   "                        'ssh -o BatchMode=yes {host}' (DSMRUN_SSH replaces the ssh part)\n"
   "      --transport T     udp (default) or verbs\n"
   "      --stats           print each rank's DSM statistics at exit (DSM_STATS=1)\n"
+  "      --profile FILE    profile the sharing: each rank writes FILE.<rank> at exit\n"
+  "                        (DSM_PROFILE); 'dsmprof FILE' reports on them\n"
   "      --timeout S       seconds of silence after which a peer counts as dead\n"
   "                        (DSM_TIMEOUT, default 30)\n"
   "      --max-time S      stop the whole job after S seconds of wall-clock time\n"
@@ -75,7 +77,7 @@ static const char *bind_mode(const char *what, const char *v)
 void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
 {
   enum { OPT_HOST = 256, OPT_HOSTFILE, OPT_LAUNCHER, OPT_TRANSPORT, OPT_STATS,
-         OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT, OPT_BIND_TO };
+         OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT, OPT_BIND_TO, OPT_PROFILE };
   static const struct option longopts[] = {
     { "np",         required_argument, NULL, 'n' },
     { "host",       required_argument, NULL, OPT_HOST },
@@ -83,6 +85,7 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
     { "launcher",   required_argument, NULL, OPT_LAUNCHER },
     { "transport",  required_argument, NULL, OPT_TRANSPORT },
     { "stats",      no_argument,       NULL, OPT_STATS },
+    { "profile",    required_argument, NULL, OPT_PROFILE },
     { "timeout",    required_argument, NULL, OPT_TIMEOUT },
     { "max-time",   required_argument, NULL, OPT_MAX_TIME },
     { "tag-output", no_argument,       NULL, OPT_TAG_OUTPUT },
@@ -114,6 +117,18 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
       o->transport = optarg;
       break;
     case OPT_STATS:     o->stats = 1; break;
+    case OPT_PROFILE: {
+      if (!*optarg)
+        dsmrun_usage_error("--profile needs a file name");
+      /* Ranks run in other directories (and on other hosts, where the
+       * same path must exist): an absolute path means the same file. */
+      char cwd[4096];
+      if (optarg[0] == '/' || !getcwd(cwd, sizeof cwd))
+        o->profile = dsmrun_xstrdup(optarg);
+      else
+        o->profile = dsmrun_xasprintf("%s/%s", cwd, optarg);
+      break;
+    }
     case OPT_TIMEOUT:
       o->timeout = parse_long_opt("--timeout", optarg, 1, 86400);
       break;

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""dsmprof - report on a sharing profile written by an ompdsm job.
+
+    dsmrun -n 4 --profile prof ./prog      # each rank writes prof.<rank>
+    dsmprof prof                           # the report, prof.trace.json, prof.png
+
+The ranks count, per shared page, faults, diffs and the bytes that arrived
+for it, who read and wrote it, and at its home the epochs in which several
+processes wrote it at disjoint bytes (false sharing) or at the same bytes
+(true sharing); they also record their waits. dsmprof adds the ranks up,
+names the variable each page belongs to (a global from the executable's
+symbol table, a heap block by its allocation site) and prints the variables
+by bytes moved, the falsely shared ones, and the time each rank waited.
+The timeline goes to a Chrome trace (open it in Perfetto or
+chrome://tracing), the traffic per variable to a PNG plot (gnuplot).
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+PROG = "dsmprof"
+
+
+def die(msg, status=1):
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    sys.exit(status)
+
+
+def load_parts(base):
+    parts = []
+    for path in glob.glob(glob.escape(base) + ".*"):
+        suffix = path[len(base) + 1:]
+        if not suffix.isdigit():
+            continue
+        try:
+            with open(path) as f:
+                d = json.load(f)
+        except (OSError, ValueError) as e:
+            die(f"{path}: not a profile: {e}")
+        if d.get("format") != "ompdsm-profile-1":
+            die(f"{path}: not an ompdsm profile (format {d.get('format')!r})")
+        parts.append(d)
+    if not parts:
+        die(f"no profile parts {base}.<rank> found (run dsmrun --profile {base} first)", 2)
+    parts.sort(key=lambda d: d["rank"])
+    n = parts[0]["nprocs"]
+    have = {d["rank"] for d in parts}
+    missing = sorted(set(range(n)) - have)
+    if missing:
+        print(f"{PROG}: warning: no part for rank(s) {missing}; "
+              "their counts are missing from the report", file=sys.stderr)
+    return parts
+
+
+def global_symbols(exe):
+    """Data symbols of the executable: (start, end, name), sorted."""
+    if not exe or not os.path.exists(exe) or not shutil.which("nm"):
+        return []
+    try:
+        out = subprocess.run(["nm", "-S", "--defined-only", exe], capture_output=True,
+                             text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    syms = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in "bBdDgGsS":
+            start, size = int(f[0], 16), int(f[1], 16)
+            if size:
+                syms.append((start, start + size, f[3]))
+    syms.sort()
+    return syms
+
+
+def resolve_callers(exe, addrs):
+    """Return address -> "function (file:line)" through addr2line."""
+    names = {}
+    addrs = sorted(set(a for a in addrs if a))
+    if not addrs or not exe or not shutil.which("addr2line"):
+        return names
+    try:
+        # The return address is just past the call: ask about the call.
+        out = subprocess.run(["addr2line", "-f", "-e", exe] + [hex(a - 1) for a in addrs],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return names
+    for i, a in enumerate(addrs):
+        func = out[2 * i] if 2 * i < len(out) else "??"
+        where = out[2 * i + 1] if 2 * i + 1 < len(out) else "??:0"
+        where = where.split(" (")[0]
+        if where.startswith("??"):
+            names[a] = f"{func}+{hex(a)}" if func != "??" else hex(a)
+        else:
+            names[a] = f"{os.path.basename(where.split(':')[0])}:{where.split(':')[-1]} ({func})"
+    return names
+
+
+def segment_of(segments, addr):
+    for s in segments:
+        if s["base"] <= addr < s["base"] + s["size"]:
+            return s
+    return None
+
+
+def name_pages(parts, pages):
+    """Page address -> variable name."""
+    exe = parts[0].get("exe")
+    segments = parts[0]["segments"]
+    psz = parts[0]["page_size"]
+    syms = global_symbols(exe)
+    allocs = [a for d in parts for a in d["allocs"]]
+    callers = resolve_callers(exe, [a["caller"] for a in allocs if not a.get("site")])
+    names = {}
+    for addr in pages:
+        lo, hi = addr, addr + psz
+        best, best_overlap = None, 0
+        seg = segment_of(segments, addr)
+        if seg and seg["name"] == "heap":
+            for a in allocs:
+                ov = min(hi, a["addr"] + a["size"]) - max(lo, a["addr"])
+                if ov > best_overlap:
+                    site = a.get("site")
+                    if site:      # "path/file.c:line" from ompdsmcc: the file is enough
+                        site = os.path.basename(site)
+                    else:
+                        site = callers.get(a["caller"], hex(a["caller"]))
+                    best, best_overlap = f"heap block of {a['size']} bytes from {site}", ov
+        else:
+            for start, end, name in syms:
+                if start >= hi:
+                    break
+                ov = min(hi, end) - max(lo, start)
+                if ov > best_overlap:
+                    best, best_overlap = name, ov
+        if best is None:
+            where = seg["name"] if seg else "shared memory"
+            best = f"{where} page at {hex(addr)}"
+        names[addr] = best
+    return names
+
+
+def ranks_of(mask, n):
+    return [r for r in range(min(n, 64)) if mask >> r & 1]
+
+
+COUNTERS = ("read_faults", "write_faults", "diffs_made", "fetches_in", "pushes_in", "diffs_in",
+            "bytes_in", "false_sharing_epochs", "true_sharing_epochs")
+
+
+def merge(parts):
+    pages = {}
+    for d in parts:
+        for p in d["pages"]:
+            m = pages.setdefault(p["addr"], {k: 0 for k in COUNTERS} | {"readers": 0, "writers": 0})
+            for k in COUNTERS:
+                m[k] += p.get(k, 0)
+            m["readers"] |= p["readers"]
+            m["writers"] |= p["writers"]
+    return pages
+
+
+def by_variable(pages, names):
+    vars_ = {}
+    for addr, p in pages.items():
+        v = vars_.setdefault(names[addr], {k: 0 for k in COUNTERS} |
+                             {"pages": 0, "false_sharing_pages": 0, "readers": 0, "writers": 0})
+        v["pages"] += 1
+        if p["false_sharing_epochs"]:
+            v["false_sharing_pages"] += 1
+        for k in COUNTERS:
+            v[k] += p[k]
+        v["readers"] |= p["readers"]
+        v["writers"] |= p["writers"]
+    for name, v in vars_.items():
+        fs, ts = v["false_sharing_epochs"], v["true_sharing_epochs"]
+        v["sharing"] = ("false" if fs and fs >= ts else "true" if ts else
+                        "write-shared" if bin(v["writers"]).count("1") > 1 else
+                        "read-shared" if v["bytes_in"] and v["readers"] else
+                        "unread" if v["bytes_in"] else "private")
+    return vars_
+
+
+def waits(parts):
+    out = {}
+    for d in parts:
+        w = out.setdefault(d["rank"], {})
+        for name, _ts, dur in d["spans"]:
+            w[name] = w.get(name, 0.0) + dur / 1e3    # ms
+    return out
+
+
+def write_trace(parts, path):
+    events = []
+    for d in parts:
+        r = d["rank"]
+        events.append({"name": "process_name", "ph": "M", "pid": r, "tid": 0,
+                       "args": {"name": f"rank {r}"}})
+        for name, ts, dur in d["spans"]:
+            events.append({"name": name, "cat": "dsm", "ph": "X", "ts": ts, "dur": dur,
+                           "pid": r, "tid": 0})
+    with open(path, "w") as f:
+        json.dump({"traceEvents": events, "displayTimeUnit": "ms"}, f)
+    dropped = sum(d.get("spans_dropped", 0) for d in parts)
+    if dropped:
+        print(f"{PROG}: warning: {dropped} spans were dropped (DSM_PROFILE_SPANS)",
+              file=sys.stderr)
+
+
+def write_png(rows, path):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        print(f"{PROG}: warning: gnuplot not found; no plot written", file=sys.stderr)
+        return False
+    dat = path + ".dat"
+    with open(dat, "w") as f:
+        for name, v in rows:
+            label = name
+            if name.startswith("heap block of "):    # "site [size]": the site is the name
+                size, _, site = name[len("heap block of "):].partition(" bytes from ")
+                label = f"{site.split(' (')[0]} [{int(size) // 1024} KiB]"
+            label = label if len(label) <= 32 else label[:29] + "..."
+            f.write('"%s" %.6f\n' % (label.replace('"', "'"), v["bytes_in"] / 1048576.0))
+    script = f"""
+set terminal png size 1000,480 noenhanced
+set output '{path}'
+set title 'Bytes moved per variable'
+set style data histograms
+set style histogram clustered
+set style fill solid 0.8
+set boxwidth 0.8
+set xtics rotate by -25 font ',10'
+set ylabel 'MiB arrived (all processes)'
+set key off
+plot '{dat}' using 2:xtic(1)
+"""
+    r = subprocess.run([gp], input=script, text=True, capture_output=True)
+    os.unlink(dat)
+    if r.returncode != 0:
+        print(f"{PROG}: warning: gnuplot failed: {r.stderr.strip()}", file=sys.stderr)
+        return False
+    return True
+
+
+def human(n):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024.0
+
+
+def main():
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("profile", help="the name given to dsmrun --profile (parts are FILE.<rank>)")
+    ap.add_argument("--top", type=int, default=10, help="variables to list (default 10)")
+    ap.add_argument("--json", metavar="OUT", help="also write the report as JSON")
+    ap.add_argument("--trace", metavar="OUT", help="Chrome trace (default FILE.trace.json)")
+    ap.add_argument("--png", metavar="OUT", help="plot of bytes per variable (default FILE.png)")
+    ap.add_argument("--no-png", action="store_true", help="do not write the plot")
+    a = ap.parse_args()
+    if a.top < 1:
+        die("--top must be at least 1", 2)
+
+    parts = load_parts(a.profile)
+    n = parts[0]["nprocs"]
+    pages = merge(parts)
+    names = name_pages(parts, pages)
+    vars_ = by_variable(pages, names)
+    w = waits(parts)
+    ranked = sorted(vars_.items(), key=lambda kv: (-kv[1]["bytes_in"], kv[0]))
+
+    print(f"ompdsm sharing profile: {a.profile} ({n} processes, {parts[0]['exe']})")
+    total = sum(v["bytes_in"] for v in vars_.values())
+    print(f"\nbytes moved: {human(total)} in all; variables by bytes moved:")
+    print(f"  {'variable':<56} {'bytes':>10} {'pages':>6} {'faults r/w':>12} "
+          f"{'diffs':>6}  sharing  readers / writers")
+    for name, v in ranked[:a.top]:
+        print(f"  {name[:56]:<56} {human(v['bytes_in']):>10} {v['pages']:>6} "
+              f"{v['read_faults']:>5}/{v['write_faults']:<6} {v['diffs_made']:>6}  "
+              f"{v['sharing']:<7}  {ranks_of(v['readers'], n)} / {ranks_of(v['writers'], n)}")
+    unread = sum(v["bytes_in"] for v in vars_.values() if v["sharing"] == "unread")
+    if unread:
+        print(f"  ({human(unread)} went to pages no process then touched: copies fetched "
+              f"ahead of a stream of faults, or pushed, and never read)")
+    false = [(k, v) for k, v in ranked if v["sharing"] == "false"]
+    print("\nfalse sharing (written by several processes in one epoch, at disjoint bytes):")
+    if not false:
+        print("  none found")
+    for name, v in false:
+        print(f"  {name}: {v['false_sharing_pages']} of its {v['pages']} page(s), "
+              f"{v['false_sharing_epochs']} page-epochs, writers {ranks_of(v['writers'], n)}; "
+              f"align each process's part to a page of its own")
+    print("\ntime waiting, ms (barrier, lock, semaphore, join / fork wait, page faults, gc):")
+    kinds = sorted({k for r in w.values() for k in r})
+    print("  rank " + "".join(f"{k:>12}" for k in kinds))
+    for r in sorted(w):
+        print(f"  {r:>4} " + "".join(f"{w[r].get(k, 0.0):>12.1f}" for k in kinds))
+
+    trace = a.trace or a.profile + ".trace.json"
+    write_trace(parts, trace)
+    print(f"\ntimeline: {trace} (open in https://ui.perfetto.dev)")
+    if not a.no_png:
+        png = a.png or a.profile + ".png"
+        if write_png(ranked[:a.top], png):
+            print(f"plot: {png}")
+    if a.json:
+        rep = {"nprocs": n, "bytes_moved": total,
+               "variables": [dict(name=k, **{**v, "readers": ranks_of(v["readers"], n),
+                                             "writers": ranks_of(v["writers"], n)})
+                             for k, v in ranked],
+               "waits_ms": {str(r): w[r] for r in w}}
+        with open(a.json, "w") as f:
+            json.dump(rep, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
