@@ -21,6 +21,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #include "diff.h"
 #include "dsm_internal.h"
@@ -82,6 +85,9 @@ void dsm__prof_init(void)
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (!path || pages == MAP_FAILED)
     dsm__fatal(DSM__EXIT_FATAL, "DSM_PROFILE: cannot reserve the profile's page table");
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_register_root_region(pages, (size_t)dsm__npages * sizeof *pages);
+#endif
   spans_cap = (size_t)dsm__env_long("DSM_PROFILE_SPANS", 262144, 0, 1 << 26);
   spans = spans_cap ? malloc(spans_cap * sizeof *spans) : NULL;
   if (spans_cap && !spans)
@@ -130,6 +136,8 @@ static uint64_t *cover_of(struct prof_page *pp, unsigned writer, uint32_t epoch)
 {
   struct cover *c = pp->cov;
   if (!c) {
+    /* Freed when the profile is written; until then only this table points
+     * at it (an anonymous mapping LeakSanitizer is told about below). */
     c = pp->cov = calloc(1, sizeof *c);
     if (!c)
       return NULL;      /* the profile loses this page's sharing verdict, nothing else */
@@ -276,6 +284,8 @@ void dsm__prof_write(void)
   for (uint32_t pg = 0; pg < dsm__npages; pg++) {
     struct prof_page *pp = &pages[pg];
     cover_judge(pp);      /* the last epoch of every page */
+    free(pp->cov);
+    pp->cov = NULL;
     if (!pp->read_faults && !pp->write_faults && !pp->bytes_in && !pp->diffs_made &&
         !pp->writers && !pp->false_epochs && !pp->true_epochs)
       continue;
