@@ -1,0 +1,90 @@
+#!/bin/bash
+# test_mpirun.sh DSMRUN HAVE_PMIX MPIRUN CASE PROGRAM [N] — libdsm jobs
+# started by Open MPI's mpirun instead of dsmrun: the library finds the
+# launcher's PMIx server and takes rank, size, the master's address and the
+# key from it (dsm/boot_pmix.c). Cases:
+#   spmd N    pmix_spmd on N processes checks its rank, size and answer
+#   omp N     an ompdsmcc-built OpenMP program: a team of N, right answer
+#   single    DSM_PMIX=0: every process is a job of one, as before PMIx
+#   killed    one rank is killed (SIGKILL) while the others wait at a
+#             barrier: mpirun ends the job, non-zero, within seconds, and
+#             names the rank
+#   abort     a rank fails before the others can hear from it (DSM_LOSS=2
+#             is rejected): only PMIx_Abort can stop the others, because
+#             mpirun is told not to abort on a non-zero exit
+#   nolib     libpmix cannot be loaded: a clear error, never singletons
+# Skipped (77) without mpirun or without PMIx support in this libdsm.
+. "$(dirname "$0")/../lib.sh"
+HAVE_PMIX=${2:?usage: $0 DSMRUN HAVE_PMIX MPIRUN CASE PROGRAM [N]}
+MPIRUN=$3 CASE=$4 PROG=$5 N=${6:-4}
+[ "$HAVE_PMIX" = 1 ] || skip "libdsm was built without PMIx support (-Dpmix)"
+[ -x "$MPIRUN" ] || skip "no mpirun"
+# As root in a container on 2 cores (apps/meson.build says why).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+MPI=("$MPIRUN" --oversubscribe)
+
+case $CASE in
+spmd)
+  run_timed "$T/out" "$T/err" timeout 100 "${MPI[@]}" -n "$N" "$PROG" "$N"
+  check "spmd n=$N exits 0 ($(head -c 600 "$T/err"))" [ "$RC" -eq 0 ]
+  check "spmd n=$N: rank 0 verified the shared array" grep_q "^pmix_spmd: $N processes: OK\$" "$T/out"
+  ;;
+omp)
+  run_timed "$T/out" "$T/err" timeout 100 "${MPI[@]}" -n "$N" "$PROG" "$N"
+  check "omp n=$N exits 0 ($(head -c 600 "$T/err"))" [ "$RC" -eq 0 ]
+  check "omp n=$N: a team of $N, VERIFIED" grep_q "^VERIFIED\$" "$T/out"
+  check "omp n=$N: one process prints" [ "$(grep -c VERIFIED "$T/out")" -eq 1 ]
+  ;;
+single)
+  run_timed "$T/out" "$T/err" timeout 100 env DSM_PMIX=0 "${MPI[@]}" -n 2 "$PROG" 2 single
+  check "DSM_PMIX=0 exits 0 ($(head -c 600 "$T/err"))" [ "$RC" -eq 0 ]
+  check "DSM_PMIX=0: two jobs of one" [ "$(grep -c '^single OK$' "$T/out")" -eq 2 ]
+  ;;
+killed)
+  # The job writes one line per rank to a FIFO; the victim's has its pid.
+  mkfifo "$T/fifo"
+  t0=$(now_ms)
+  ( timeout 60 "${MPI[@]}" -n "$N" "$PROG" "$N" hang 2 >"$T/fifo" 2>"$T/err" </dev/null
+    echo $? >"$T/rc"; now_ms >"$T/end" ) &
+  job=$!
+  CLEANUP+=("kill $job 2>/dev/null")
+  exec 7<"$T/fifo"
+  victim=
+  if read_lines 7 "$N" 60; then
+    for l in "${LINES[@]}"; do
+      case $l in victim\ *) victim=${l#victim };; esac
+    done
+  fi
+  check "killed: all $N ranks up, rank 2 is pid ${victim:-?} (after $(( $(now_ms) - t0 )) ms)" \
+    [ -n "$victim" ]
+  [ -n "$victim" ] && kill -KILL "$victim"
+  t1=$(now_ms)
+  cat <&7 >/dev/null
+  wait "$job"
+  RC=$(cat "$T/rc") MS=$(( $(cat "$T/end") - t1 ))
+  check "killed: mpirun exits non-zero (status $RC)" [ "$RC" -ne 0 -a "$RC" -ne 124 ]
+  check "killed: the job is down in under 10 s ($MS ms)" [ "$MS" -lt 10000 ]
+  check "killed: the report names rank 2 and the signal" grep_q "rank 2 .*signal 9" "$T/err"
+  ;;
+abort)
+  # orte_abort_on_non_zero_status=0: mpirun itself would wait for the
+  # others, who wait for the dead rank in the PMIx fence or for its HELLO.
+  run_timed "$T/out" "$T/err" timeout 100 "${MPI[@]}" --mca orte_abort_on_non_zero_status 0 \
+    -n $((N - 1)) "$PROG" "$N" : -n 1 env DSM_LOSS=2 "$PROG" "$N"
+  check "abort: status 70, from the failed rank's PMIx_Abort (got $RC)" [ "$RC" -eq 70 ]
+  check "abort: down in under 15 s ($MS ms)" [ "$MS" -lt 15000 ]
+  check "abort: the failed rank says why" grep_q "^dsm\[$((N - 1))\]: error: DSM_LOSS='2'" "$T/err"
+  ;;
+nolib)
+  run_timed "$T/out" "$T/err" timeout 100 env DSM_PMIX_LIB=/nonexistent/libpmix.so.2 \
+    "${MPI[@]}" -n 2 "$PROG" 2
+  check "nolib: mpirun exits non-zero (status $RC)" [ "$RC" -ne 0 -a "$RC" -ne 124 ]
+  check "nolib: no rank ran as a job of one" [ ! -s "$T/out" ]
+  check "nolib: the error names the library" grep_q "cannot load /nonexistent/libpmix.so.2" "$T/err"
+  ;;
+*)
+  fail "unknown case $CASE"
+  ;;
+esac
+finish
