@@ -11,6 +11,7 @@ pkgs=(
   afl++                                 # the compiler fuzzer (tools/fuzz-compiler.sh)
   csmith libcsmith-dev creduce          # differential tests of ompdsmcc (tools/csmith-diff.sh)
   libibverbs-dev                        # the optional RDMA transport
+  libpmix-dev                           # starting under mpirun or srun (PMIx headers)
   gnuplot-nox                           # benchmark plots
 )
 
