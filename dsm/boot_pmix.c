@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pmix.h>
@@ -352,6 +353,14 @@ void dsm__pmix_abort(int status, const char *msg)
   abort_status = status;
   signal(SIGALRM, abort_timeout);
   alarm(10);
+  /* A rank that stops because another failed gives the failed one's own
+   * abort a second to reach the launcher, which then ends this rank and
+   * reports the failed one's status, as dsmrun would. It still aborts
+   * afterwards: the other may be silent rather than dead (DSM_TIMEOUT). */
+  if (status == DSM__EXIT_PEER_LOST) {
+    struct timespec ts = { 1, 0 };
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
+  }
   char line[600];
   snprintf(line, sizeof line, "dsm[%u]: %s", dsm__rank, msg);
   P.abort(status, line, NULL, 0);

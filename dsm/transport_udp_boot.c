@@ -3,8 +3,9 @@
  *
  * Bootstrap: every rank learns the master's address and the job key, from
  * dsmrun's environment (DSM_MASTER, DSM_KEY) or, under mpirun or srun, from
- * rank 0 through PMIx (boot_pmix.h). Each rank > 0 sends a HELLO request to the master, whose MAC
- * proves it belongs to the job, with the port of its reply socket; the
+ * rank 0 through PMIx (boot_pmix.h). Each rank > 0 sends a HELLO request to
+ * the master, whose MAC proves it belongs to the job, with the port of its
+ * reply socket; the
  * master records the datagram's source as that rank's address, and when all
  * have said hello it answers every HELLO with the address table (8 bytes
  * per rank: IPv4 address, service port, reply port).

@@ -45,8 +45,8 @@ void dsm__fatal(int status, const char *fmt, ...)
   }
   if (dsm__peers_known && status != DSM__EXIT_PEER_LOST)
     dsm__tp_broadcast_abort(msg);
-  /* Under mpirun or srun, the launcher ends the other ranks too (even
-   * those that have not met this one yet) and says why in its report. */
+  /* Under mpirun or srun, the launcher ends the other ranks too, even
+   * those that have not met this one yet and would wait for it forever. */
   dsm__pmix_abort(status, msg);
   _exit(status);
 }

@@ -9,6 +9,8 @@
 #   killed    one rank is killed (SIGKILL) while the others wait at a
 #             barrier: mpirun ends the job, non-zero, within seconds, and
 #             names the rank
+#   fatal     a rank goes to the wrong barrier: the job ends with the
+#             status of the rank that found the error, as under dsmrun
 #   abort     a rank fails before the others can hear from it (DSM_LOSS=2
 #             is rejected): only PMIx_Abort can stop the others, because
 #             mpirun is told not to abort on a non-zero exit
@@ -66,6 +68,14 @@ killed)
   check "killed: mpirun exits non-zero (status $RC)" [ "$RC" -ne 0 -a "$RC" -ne 124 ]
   check "killed: the job is down in under 10 s ($MS ms)" [ "$MS" -lt 10000 ]
   check "killed: the report names rank 2 and the signal" grep_q "rank 2 .*signal 9" "$T/err"
+  ;;
+fatal)
+  # Rank 0, the barrier manager, finds the mismatch and stops with 70; the
+  # others stop because of it (75) and leave the launcher to rank 0's abort.
+  run_timed "$T/out" "$T/err" timeout 100 "${MPI[@]}" -n "$N" "$PROG" "$N" fatal 2
+  check "fatal: mpirun exits with the failed rank's status 70 (got $RC)" [ "$RC" -eq 70 ]
+  check "fatal: down in under 15 s ($MS ms)" [ "$MS" -lt 15000 ]
+  check "fatal: rank 0 says why" grep_q "^dsm\[0\]: error: barrier mismatch: rank 2 " "$T/err"
   ;;
 abort)
   # orte_abort_on_non_zero_status=0: mpirun itself would wait for the
