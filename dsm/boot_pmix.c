@@ -297,15 +297,26 @@ void dsm__pmix_meet(uint16_t port, struct sockaddr_in *master, uint8_t key[16])
     check(P.commit(), "PMIx_Commit");
   }
   /* Everyone waits here until rank 0 has published; the fence brings its
-   * values to every host, so the gets below are local. */
+   * values to every host, so the gets below are local. It waits no longer
+   * than the liveness timeout: a rank that never comes is a dead job even
+   * if the launcher does not end it (Open MPI 4.1.4's mpirun, told to
+   * abort while a fence is open, sometimes crashes or hangs instead). */
   pmix_proc_t all = me;
   all.rank = PMIX_RANK_WILDCARD;
-  pmix_info_t collect;
-  memset(&collect, 0, sizeof collect);
-  snprintf(collect.key, sizeof collect.key, "%s", PMIX_COLLECT_DATA);
-  collect.value.type = PMIX_BOOL;
-  collect.value.data.flag = true;
-  check(P.fence(&all, 1, &collect, 1), "PMIx_Fence");
+  pmix_info_t info[2];
+  memset(info, 0, sizeof info);
+  snprintf(info[0].key, sizeof info[0].key, "%s", PMIX_COLLECT_DATA);
+  info[0].value.type = PMIX_BOOL;
+  info[0].value.data.flag = true;
+  int timeout = (int)dsm__env_long("DSM_TIMEOUT", 30, 1, 86400);
+  snprintf(info[1].key, sizeof info[1].key, "%s", PMIX_TIMEOUT);
+  info[1].value.type = PMIX_INT;
+  info[1].value.data.integer = timeout;
+  pmix_status_t rc = P.fence(&all, 1, info, 2);
+  if (rc == PMIX_ERR_TIMEOUT)
+    dsm__fatal(DSM__EXIT_PEER_LOST, "PMIx: not every rank reached the start-up fence in %d s "
+               "(DSM_TIMEOUT)", timeout);
+  check(rc, "PMIx_Fence");
 
   memset(master, 0, sizeof *master);
   master->sin_family = AF_INET;

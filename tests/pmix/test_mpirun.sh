@@ -11,9 +11,13 @@
 #             names the rank
 #   fatal     a rank goes to the wrong barrier: the job ends with the
 #             status of the rank that found the error, as under dsmrun
-#   abort     a rank fails before the others can hear from it (DSM_LOSS=2
-#             is rejected): only PMIx_Abort can stop the others, because
-#             mpirun is told not to abort on a non-zero exit
+#   abort     a rank fails before the others can hear from it (after the
+#             PMIx fence, DSM_PMIX_ADDR=bad is rejected): only PMIx_Abort
+#             can stop the others, who wait for its HELLO or for the
+#             address table, because mpirun is told not to abort on a
+#             non-zero exit
+#   fence     a rank never reaches the start-up fence (it is sleep, not a
+#             libdsm program): the others give up after DSM_TIMEOUT
 #   nolib     libpmix cannot be loaded: a clear error, never singletons
 # Skipped (77) without mpirun or without PMIx support in this libdsm.
 . "$(dirname "$0")/../lib.sh"
@@ -78,13 +82,22 @@ fatal)
   check "fatal: rank 0 says why" grep_q "^dsm\[0\]: error: barrier mismatch: rank 2 " "$T/err"
   ;;
 abort)
-  # orte_abort_on_non_zero_status=0: mpirun itself would wait for the
-  # others, who wait for the dead rank in the PMIx fence or for its HELLO.
+  # The failure comes after the fence on purpose: Open MPI 4.1.4's mpirun,
+  # asked to abort while the others wait in a PMIx fence, crashes (about 1
+  # run in 20) or hangs now and then; that is the fence case's business.
   run_timed "$T/out" "$T/err" timeout 100 "${MPI[@]}" --mca orte_abort_on_non_zero_status 0 \
-    -n $((N - 1)) "$PROG" "$N" : -n 1 env DSM_LOSS=2 "$PROG" "$N"
+    -n $((N - 1)) "$PROG" "$N" : -n 1 env DSM_PMIX_ADDR=bad "$PROG" "$N"
   check "abort: status 70, from the failed rank's PMIx_Abort (got $RC)" [ "$RC" -eq 70 ]
   check "abort: down in under 15 s ($MS ms)" [ "$MS" -lt 15000 ]
-  check "abort: the failed rank says why" grep_q "^dsm\[$((N - 1))\]: error: DSM_LOSS='2'" "$T/err"
+  check "abort: the failed rank says why" \
+    grep_q "^dsm\[$((N - 1))\]: error: DSM_PMIX_ADDR='bad'" "$T/err"
+  ;;
+fence)
+  run_timed "$T/out" "$T/err" timeout 100 env DSM_TIMEOUT=3 "${MPI[@]}" \
+    -n $((N - 1)) "$PROG" "$N" : -n 1 sleep 90
+  check "fence: status 75, the others stopped (got $RC)" [ "$RC" -eq 75 ]
+  check "fence: down in 3 to 15 s ($MS ms)" [ "$MS" -ge 3000 -a "$MS" -lt 15000 ]
+  check "fence: they say why" grep_q "not every rank reached the start-up fence in 3 s" "$T/err"
   ;;
 nolib)
   run_timed "$T/out" "$T/err" timeout 100 env DSM_PMIX_LIB=/nonexistent/libpmix.so.2 \
