@@ -4,6 +4,9 @@
 # launcher's PMIx server and takes rank, size, the master's address and the
 # key from it (dsm/boot_pmix.c). Cases:
 #   spmd N    pmix_spmd on N processes checks its rank, size and answer
+#   addr N    pmix_spmd with DSM_PMIX_ADDR set to this host's first IPv4
+#             address other than loopback: the ranks reach rank 0 as they
+#             would from another host
 #   omp N     an ompdsmcc-built OpenMP program: a team of N, right answer
 #   single    DSM_PMIX=0: every process is a job of one, as before PMIx
 #   killed    one rank is killed (SIGKILL) while the others wait at a
@@ -35,6 +38,14 @@ spmd)
   run_timed "$T/out" "$T/err" timeout 100 "${MPI[@]}" -n "$N" "$PROG" "$N"
   check "spmd n=$N exits 0 ($(head -c 600 "$T/err"))" [ "$RC" -eq 0 ]
   check "spmd n=$N: rank 0 verified the shared array" grep_q "^pmix_spmd: $N processes: OK\$" "$T/out"
+  ;;
+addr)
+  ip=$(ip -4 -o addr show 2>/dev/null | awk '$2 != "lo" { sub("/.*", "", $4); print $4; exit }')
+  [ -n "$ip" ] || skip "no IPv4 address other than loopback"
+  run_timed "$T/out" "$T/err" timeout 100 env DSM_PMIX_ADDR="$ip" "${MPI[@]}" -n "$N" "$PROG" "$N"
+  check "addr $ip n=$N exits 0 ($(head -c 600 "$T/err"))" [ "$RC" -eq 0 ]
+  check "addr $ip n=$N: rank 0 verified the shared array" \
+    grep_q "^pmix_spmd: $N processes: OK\$" "$T/out"
   ;;
 omp)
   run_timed "$T/out" "$T/err" timeout 100 "${MPI[@]}" -n "$N" "$PROG" "$N"
