@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "boot_pmix.h"
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
@@ -132,8 +133,10 @@ void dsm__runtime_init(void)
     dsm__nprocs = (unsigned)dsm__env_long("DSM_SIZE", 1, 1, DSM__MAX_PROCS);
     if (dsm__rank >= dsm__nprocs)
       dsm__fatal(DSM__EXIT_FATAL, "DSM_RANK=%u is not below DSM_SIZE=%u", dsm__rank, dsm__nprocs);
-  } else {
-    /* Started on its own, like an MPI singleton: a job of one. */
+  } else if (!dsm__pmix_start(&dsm__rank, &dsm__nprocs)) {
+    /* Started on its own (or DSM_PMIX=0 under mpirun), like an MPI
+     * singleton: a job of one. Otherwise mpirun or srun gave the rank and
+     * the size through PMIx (boot_pmix.h). */
     dsm__rank = 0;
     dsm__nprocs = 1;
   }
@@ -171,6 +174,7 @@ void dsm__runtime_exit(void)
   dsm__stats_report();
   if (dsm__nprocs > 1)
     dsm__tp_shutdown();
+  dsm__pmix_finish();
   dsm__region_exit();
 }
 

@@ -88,8 +88,11 @@ typedef struct dsm__call {
   size_t reply_len;
 } dsm__call_t;
 
-/* Job bootstrap: reads DSM_RANK, DSM_SIZE, DSM_MASTER, DSM_KEY, DSM_TIMEOUT,
- * DSM_LIFELINE from the environment, opens the socket, exchanges addresses
+/* Job bootstrap, given this process's rank and the job's size (from
+ * DSM_RANK and DSM_SIZE, or from PMIx: runtime.c): learns where the master
+ * is and the job's key, from DSM_MASTER and DSM_KEY that dsmrun set or,
+ * under mpirun or srun, from rank 0 through PMIx (boot_pmix.h); reads
+ * DSM_TIMEOUT and DSM_LIFELINE; opens the sockets, exchanges addresses
  * through the master and starts the service thread. Handlers must be
  * registered before it is called. Called once; fatal on failure. */
 void     dsm__tp_init(unsigned rank, unsigned size);

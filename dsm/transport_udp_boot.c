@@ -1,9 +1,11 @@
 /*
  * transport_udp_boot.c — joining and leaving the job.
  *
- * Bootstrap: dsmrun gives every rank the master's address (DSM_MASTER) and
- * the job key. Each rank > 0 sends a HELLO request to the master, whose MAC
- * proves it belongs to the job, with the port of its reply socket; the
+ * Bootstrap: every rank learns the master's address and the job key, from
+ * dsmrun's environment (DSM_MASTER, DSM_KEY) or, under mpirun or srun, from
+ * rank 0 through PMIx (boot_pmix.h). Each rank > 0 sends a HELLO request to
+ * the master, whose MAC proves it belongs to the job, with the port of its
+ * reply socket; the
  * master records the datagram's source as that rank's address, and when all
  * have said hello it answers every HELLO with the address table (8 bytes
  * per rank: IPv4 address, service port, reply port).
@@ -21,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot_pmix.h"
 #include "dsm_internal.h"
 #include "transport_udp.h"
 
@@ -71,10 +74,9 @@ static void on_ping(const dsm__msg_t *m)
   dsm__udp_reply(dsm__reqh(m), m->data, m->len);
 }
 
-static void parse_key(void)
+static void parse_key(uint8_t key[16])
 {
   const char *k = getenv("DSM_KEY");
-  uint8_t key[16];
   if (!k || strlen(k) != 32)
     dsm__fatal(DSM__EXIT_FATAL, "DSM_KEY must be 32 hex digits (set by dsmrun)");
   for (int i = 0; i < 16; i++) {
@@ -89,6 +91,33 @@ static void parse_key(void)
       v = v * 16 + d;
     }
     key[i] = (uint8_t)v;
+  }
+}
+
+/* Where the master listens and the job's key: one step, two sources. It
+ * opens the sockets too, because under PMIx the master's port is known only
+ * once it is bound. dsmrun picks the port before any rank starts and puts
+ * both in the environment. A PMIx launcher knows neither: the master binds
+ * an ephemeral port, then publishes it with a key it draws, and the others
+ * read both after a fence. */
+static void find_master(struct sockaddr_in *master)
+{
+  uint8_t key[16];
+  if (dsm__pmix_active()) {
+    memset(master, 0, sizeof *master);   /* port 0: the master's is ephemeral */
+    dsm__udp_open_sockets(master);
+    struct sockaddr_in svc;
+    socklen_t sl = sizeof svc;
+    if (getsockname(U.sock[SVC], (struct sockaddr *)&svc, &sl) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "getsockname: %s", strerror(errno));
+    dsm__pmix_meet(svc.sin_port, master, key);
+  } else {
+    parse_key(key);
+    const char *m = getenv("DSM_MASTER");
+    if (!m || dsm__udp_parse_addr(m, master))
+      dsm__fatal(DSM__EXIT_FATAL, "DSM_MASTER='%s' is not ipv4:port (set by dsmrun)",
+                 m ? m : "");
+    dsm__udp_open_sockets(master);
   }
   dsm__udp_set_key(key);
 }
@@ -193,13 +222,8 @@ void dsm__udp_init(unsigned rank, unsigned size)
     dsm__fatal(DSM__EXIT_FATAL, "timerfd_create: %s", strerror(errno));
 
   if (size > 1) {
-    parse_key();
-    const char *m = getenv("DSM_MASTER");
     struct sockaddr_in master;
-    if (!m || dsm__udp_parse_addr(m, &master))
-      dsm__fatal(DSM__EXIT_FATAL, "DSM_MASTER='%s' is not ipv4:port (set by dsmrun)",
-                 m ? m : "");
-    dsm__udp_open_sockets(&master);
+    find_master(&master);
     dsm__udp_set_peer(0, &master);
     /* Our own reply port, for the HELLO (or, on the master, the table). */
     struct sockaddr_in r;

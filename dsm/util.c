@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot_pmix.h"
 #include "dsm_internal.h"
 #include "transport.h"
 
@@ -44,6 +45,9 @@ void dsm__fatal(int status, const char *fmt, ...)
   }
   if (dsm__peers_known && status != DSM__EXIT_PEER_LOST)
     dsm__tp_broadcast_abort(msg);
+  /* Under mpirun or srun, the launcher ends the other ranks too, even
+   * those that have not met this one yet and would wait for it forever. */
+  dsm__pmix_abort(status, msg);
   _exit(status);
 }
 

@@ -11,6 +11,8 @@ pkgs=(
   afl++                                 # the compiler fuzzer (tools/fuzz-compiler.sh)
   csmith libcsmith-dev creduce          # differential tests of ompdsmcc (tools/csmith-diff.sh)
   libibverbs-dev                        # the optional RDMA transport
+  libpmix-dev                           # starting under mpirun or srun (PMIx headers)
+  munge slurmd slurmctld slurm-client   # tests/pmix: srun --mpi=pmix on a private one-node cluster
   gnuplot-nox                           # benchmark plots
 )
 
