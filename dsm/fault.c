@@ -109,7 +109,7 @@ static int on_fault(void *addr, int serious)
     if (write)
       write_fault((uint32_t)pg);
     if (t0)
-      dsm__prof_span("fault", t0, dsm__now_ns());
+      dsm__prof_span("fault", t0, dsm__now_ns(), dsm__page_addr((uint32_t)pg));
   } else if (prot == DSM__PROT_READ) {
     write_fault((uint32_t)pg);
   } else {

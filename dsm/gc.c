@@ -40,6 +40,6 @@ void dsm__gc_run(const uint32_t *upto)
   uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   dsm__intervals_discard(upto);
   if (t0)
-    dsm__prof_span("gc", t0, dsm__now_ns());
+    dsm__prof_span("gc", t0, dsm__now_ns(), 0);
   DSM__STAT_INC(gc_runs);
 }

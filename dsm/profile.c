@@ -55,7 +55,7 @@ struct prof_page {
 
 struct span {
   const char *name;
-  uint64_t t0, t1;
+  uint64_t t0, t1, what;
 };
 
 struct alloc_rec {
@@ -198,11 +198,11 @@ void dsm__prof_home_wrote_impl(uint32_t pg, uint32_t epoch, const void *twin, co
 
 /* ---- timeline and allocations ------------------------------------------------------- */
 
-void dsm__prof_span_impl(const char *name, uint64_t t0, uint64_t t1)
+void dsm__prof_span_impl(const char *name, uint64_t t0, uint64_t t1, uint64_t what)
 {
   pthread_mutex_lock(&rec_mu);
   if (nspans < spans_cap)
-    spans[nspans++] = (struct span){ name, t0, t1 };
+    spans[nspans++] = (struct span){ name, t0, t1, what };
   else
     spans_dropped++;
   pthread_mutex_unlock(&rec_mu);
@@ -303,8 +303,9 @@ void dsm__prof_write(void)
   pthread_mutex_unlock(&dsm__mu);
   fprintf(f, "],\n \"spans_dropped\": %zu, \"spans\": [", spans_dropped);
   for (size_t i = 0; i < nspans; i++)
-    fprintf(f, "%s\n  [\"%s\", %.3f, %.3f]", i ? "," : "", spans[i].name, spans[i].t0 / 1e3,
-            (spans[i].t1 - spans[i].t0) / 1e3);
+    fprintf(f, "%s\n  [\"%s\", %.3f, %.3f, %llu]", i ? "," : "", spans[i].name,
+            spans[i].t0 / 1e3, (spans[i].t1 - spans[i].t0) / 1e3,
+            (unsigned long long)spans[i].what);
   fprintf(f, "]}\n");
   if (fclose(f) != 0)
     fprintf(stderr, "dsm[%u]: warning: DSM_PROFILE: writing %s: %s\n", dsm__rank, file,

@@ -35,7 +35,7 @@ void dsm__prof_wrote_impl(uint32_t pg, unsigned writer, uint32_t epoch, const vo
                           size_t len);
 void dsm__prof_home_wrote_impl(uint32_t pg, uint32_t epoch, const void *twin, const void *page);
 void dsm__prof_alloc_impl(const void *addr, size_t size, const char *site, const void *caller);
-void dsm__prof_span_impl(const char *name, uint64_t t0_ns, uint64_t t1_ns);
+void dsm__prof_span_impl(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint64_t what);
 
 /* A fault taken by this process (write: it takes a twin). */
 static inline void dsm__prof_fault(uint32_t pg, int write)
@@ -72,10 +72,13 @@ static inline void dsm__prof_alloc(const void *addr, size_t size, const char *si
 {
   if (__builtin_expect(dsm__prof_on, 0)) dsm__prof_alloc_impl(addr, size, site, caller);
 }
-/* A wait or service span of the application thread, for the timeline. */
-static inline void dsm__prof_span(const char *name, uint64_t t0_ns, uint64_t t1_ns)
+/* A wait or service span of the application thread, for the timeline.
+ * what: the faulting address for "fault", the id for "lock", "semaphore"
+ * and "barrier", else 0; dsmprof charges fault time to variables by it. */
+static inline void dsm__prof_span(const char *name, uint64_t t0_ns, uint64_t t1_ns,
+                                  uint64_t what)
 {
-  if (__builtin_expect(dsm__prof_on, 0)) dsm__prof_span_impl(name, t0_ns, t1_ns);
+  if (__builtin_expect(dsm__prof_on, 0)) dsm__prof_span_impl(name, t0_ns, t1_ns, what);
 }
 
 #endif

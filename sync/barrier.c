@@ -232,7 +232,7 @@ void dsm__barrier_red(unsigned id, dsm__red_t *red)
   uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   dsm__on_private_stack(barrier_impl, &c);
   if (t0)
-    dsm__prof_span("barrier", t0, dsm__now_ns());
+    dsm__prof_span("barrier", t0, dsm__now_ns(), id);
 }
 
 void dsm_barrier(unsigned id)

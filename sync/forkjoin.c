@@ -366,7 +366,7 @@ static void join_impl(void *unused)
     pthread_mutex_lock(&dsm__mu);
   }
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
-  dsm__prof_span("join", t0, dsm__now_ns());
+  dsm__prof_span("join", t0, dsm__now_ns(), 0);
   dsm__buf_t coll = { 0 };
   dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
   for (unsigned i = 0; i < joins; i++) {
@@ -433,7 +433,7 @@ int dsm_serve_forks(void)
       pthread_mutex_lock(&dsm__mu);
     }
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
-    dsm__prof_span("fork wait", t0, dsm__now_ns());
+    dsm__prof_span("fork wait", t0, dsm__now_ns(), 0);
     uint8_t *msg = fork_msg;
     size_t len = fork_len;
     fork_msg = NULL;

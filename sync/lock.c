@@ -458,7 +458,7 @@ void dsm_lock_acquire(unsigned id)
   uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   dsm__on_private_stack(acquire_impl, &c);
   if (t0)
-    dsm__prof_span("lock", t0, dsm__now_ns());
+    dsm__prof_span("lock", t0, dsm__now_ns(), id);
 }
 
 int dsm__lock_try(unsigned id)

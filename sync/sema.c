@@ -243,7 +243,7 @@ void dsm_sema_wait(unsigned id)
   struct sema_call c = { id, 0 };
   dsm__on_private_stack(wait_impl, &c);
   if (t0)
-    dsm__prof_span("semaphore", t0, dsm__now_ns());
+    dsm__prof_span("semaphore", t0, dsm__now_ns(), id);
 }
 
 void dsm_sema_signal(unsigned id)

@@ -163,11 +163,13 @@ def merge(parts):
     return pages
 
 
-def by_variable(pages, names):
+def by_variable(pages, names, fault_ms):
     vars_ = {}
     for addr, p in pages.items():
         v = vars_.setdefault(names[addr], {k: 0 for k in COUNTERS} |
-                             {"pages": 0, "false_sharing_pages": 0, "readers": 0, "writers": 0})
+                             {"pages": 0, "false_sharing_pages": 0, "readers": 0, "writers": 0,
+                              "fault_ms": 0.0})
+        v["fault_ms"] += fault_ms.get(addr, 0.0)
         v["pages"] += 1
         if p["false_sharing_epochs"]:
             v["false_sharing_pages"] += 1
@@ -188,8 +190,31 @@ def waits(parts):
     out = {}
     for d in parts:
         w = out.setdefault(d["rank"], {})
-        for name, _ts, dur in d["spans"]:
-            w[name] = w.get(name, 0.0) + dur / 1e3    # ms
+        for s in d["spans"]:
+            w[s[0]] = w.get(s[0], 0.0) + s[2] / 1e3    # ms
+    return out
+
+
+def fault_ms_by_page(parts, psz):
+    """Time each page's faults took to serve, ms, over all ranks."""
+    out = {}
+    for d in parts:
+        for s in d["spans"]:
+            if s[0] == "fault" and len(s) > 3 and s[3]:
+                page = s[3] - s[3] % psz
+                out[page] = out.get(page, 0.0) + s[2] / 1e3
+    return out
+
+
+def sync_waits(parts):
+    """(kind, id) -> [ms, count] for locks and semaphores, over all ranks."""
+    out = {}
+    for d in parts:
+        for s in d["spans"]:
+            if s[0] in ("lock", "semaphore") and len(s) > 3:
+                w = out.setdefault((s[0], s[3]), [0.0, 0])
+                w[0] += s[2] / 1e3
+                w[1] += 1
     return out
 
 
@@ -199,9 +224,12 @@ def write_trace(parts, path):
         r = d["rank"]
         events.append({"name": "process_name", "ph": "M", "pid": r, "tid": 0,
                        "args": {"name": f"rank {r}"}})
-        for name, ts, dur in d["spans"]:
-            events.append({"name": name, "cat": "dsm", "ph": "X", "ts": ts, "dur": dur,
-                           "pid": r, "tid": 0})
+        for s in d["spans"]:
+            e = {"name": s[0], "cat": "dsm", "ph": "X", "ts": s[1], "dur": s[2],
+                 "pid": r, "tid": 0}
+            if len(s) > 3 and s[3]:
+                e["args"] = {"address": hex(s[3])} if s[0] == "fault" else {"id": s[3]}
+            events.append(e)
     with open(path, "w") as f:
         json.dump({"traceEvents": events, "displayTimeUnit": "ms"}, f)
     dropped = sum(d.get("spans_dropped", 0) for d in parts)
@@ -269,7 +297,7 @@ def main():
     n = parts[0]["nprocs"]
     pages = merge(parts)
     names = name_pages(parts, pages)
-    vars_ = by_variable(pages, names)
+    vars_ = by_variable(pages, names, fault_ms_by_page(parts, parts[0]["page_size"]))
     w = waits(parts)
     ranked = sorted(vars_.items(), key=lambda kv: (-kv[1]["bytes_in"], kv[0]))
 
@@ -294,6 +322,20 @@ def main():
         print(f"  {name}: {v['false_sharing_pages']} of its {v['pages']} page(s), "
               f"{v['false_sharing_epochs']} page-epochs, writers {ranks_of(v['writers'], n)}; "
               f"align each process's part to a page of its own")
+    slow = sorted(((k, v) for k, v in vars_.items() if v["fault_ms"] > 0),
+                  key=lambda kv: -kv[1]["fault_ms"])
+    print("\nvariables by time waiting for their page faults (all ranks):")
+    if not slow:
+        print("  none")
+    for name, v in slow[:a.top]:
+        nf = v["read_faults"] + v["write_faults"]
+        print(f"  {name[:56]:<56} {v['fault_ms']:>10.1f} ms  {nf:>7} faults")
+    sw = sorted(sync_waits(parts).items(), key=lambda kv: -kv[1][0])
+    if sw:
+        print("\nlocks and semaphores by time waiting (all ranks; ids from 0x40000000 are "
+              "the OpenMP runtime's: critical, atomic, omp locks):")
+        for (kind, ident), (ms, cnt) in sw[:a.top]:
+            print(f"  {kind} {ident:#x}: {ms:.1f} ms in {cnt} waits")
     print("\ntime waiting, ms (barrier, lock, semaphore, join / fork wait, page faults, gc):")
     kinds = sorted({k for r in w.values() for k in r})
     print("  rank " + "".join(f"{k:>12}" for k in kinds))
@@ -312,7 +354,9 @@ def main():
                "variables": [dict(name=k, **{**v, "readers": ranks_of(v["readers"], n),
                                              "writers": ranks_of(v["writers"], n)})
                              for k, v in ranked],
-               "waits_ms": {str(r): w[r] for r in w}}
+               "waits_ms": {str(r): w[r] for r in w},
+               "sync_waits": [{"kind": k, "id": i, "ms": ms, "waits": c}
+                              for (k, i), (ms, c) in sw]}
         with open(a.json, "w") as f:
             json.dump(rep, f, indent=1)
     return 0

@@ -67,6 +67,10 @@ with tempfile.TemporaryDirectory() as d:
               f"the table's bytes moved (got {heap[0]['bytes_in']})")
         check(heap[0]["sharing"] == "read-shared", f"the table is read-shared "
               f"(got {heap[0]['sharing']})")
+        check(heap[0]["fault_ms"] > 0, "the time of the table's faults is charged to it")
+    lk = [x for x in rep["sync_waits"] if x["kind"] == "lock" and x["id"] == 1]
+    check(len(lk) == 1 and lk[0]["waits"] == int(n) * steps,
+          f"lock 1 was waited for once per rank and step (got {lk})")
     events = json.load(open(trace))["traceEvents"]
     names = {e["name"] for e in events if e.get("ph") == "X"}
     check({"barrier", "lock"} <= names, f"the trace has barrier and lock spans (got {names})")
