@@ -8,15 +8,23 @@
  * keeps the lock without a message, as in TreadMarks; the number of holder
  * changes is printed, and the lock must have changed hands at least once
  * per process.)
+ *
+ * The race starts when every process is at the lock, not at a barrier's
+ * departure: on a loaded machine (CI runs two jobs on two CPUs) one rank
+ * could leave the barrier a scheduling quantum after the others, and 2,000
+ * acquires take ~0.1 s, so that rank lost a quarter of the race before it
+ * asked once (fewest 119 of 125 needed, in a CI run). Each process checks
+ * in under the lock and waits on a condition until the last one arrives.
  */
 #include "check.h"
 
 #define TOTAL 2000
 #define MAXP 64
 #define LK 5
+#define CV 6
 
 struct shared {
-  long total, changes;
+  long total, changes, arrived;
   int last;
   long count[MAXP];
 };
@@ -35,6 +43,12 @@ int main(int argc, char **argv)
     dsm_distribute(&s, sizeof s);
   }
   dsm_barrier(0);
+  dsm_lock_acquire(LK);
+  if (++s->arrived == (long)n)
+    dsm_cond_broadcast(CV, LK);
+  while (s->arrived < (long)n)
+    dsm_cond_wait(CV, LK);
+  dsm_lock_release(LK);
   long mine = 0;
   for (;;) {
     dsm_lock_acquire(LK);
