@@ -653,46 +653,44 @@ void __ompdsm_reduce_join(void *shared, const void *partial, size_t count, int t
 /* ---- the heap ---------------------------------------------------------------------------- */
 
 /* The _at forms carry the call's "file:line" from ompdsmcc for the sharing
- * profiler; the plain forms remain for code that takes their address. */
+ * profiler; the plain forms remain for code that takes their address. Each
+ * names its own caller, the program's call. */
 #define CALLER __builtin_return_address(0)
-void *__ompdsm_malloc_at(const char *site, size_t size)
+static void *heap_malloc(size_t size, const char *site, const void *caller)
 {
-  return dsm__started ? dsm__malloc_from(size, site, CALLER) : malloc(size);
+  return dsm__started ? dsm__malloc_from(size, site, caller) : malloc(size);
 }
+static void *heap_calloc(size_t n, size_t size, const char *site, const void *caller)
+{
+  return dsm__started ? dsm__calloc_from(n, size, site, caller) : calloc(n, size);
+}
+static void *heap_realloc(void *p, size_t size, const char *site, const void *caller)
+{
+  if (!dsm__started || (p && !dsm__is_shared(p))) return realloc(p, size);
+  return dsm__realloc_from(p, size, site, caller);
+}
+static char *heap_strdup(const char *s, const char *site, const void *caller)
+{
+  return dsm__started ? dsm__strdup_from(s, site, caller) : strdup(s);
+}
+void *__ompdsm_malloc_at(const char *site, size_t size) { return heap_malloc(size, site, CALLER); }
 void *__ompdsm_calloc_at(const char *site, size_t n, size_t size)
 {
-  return dsm__started ? dsm__calloc_from(n, size, site, CALLER) : calloc(n, size);
+  return heap_calloc(n, size, site, CALLER);
 }
 void *__ompdsm_realloc_at(const char *site, void *p, size_t size)
 {
-  if (!dsm__started || (p && !dsm__is_shared(p))) return realloc(p, size);
-  return dsm__realloc_from(p, size, site, CALLER);
+  return heap_realloc(p, size, site, CALLER);
 }
-char *__ompdsm_strdup_at(const char *site, const char *s)
-{
-  return dsm__started ? dsm__strdup_from(s, site, CALLER) : strdup(s);
-}
-void *__ompdsm_malloc(size_t size)
-{
-  return dsm__started ? dsm__malloc_from(size, NULL, CALLER) : malloc(size);
-}
-void *__ompdsm_calloc(size_t n, size_t size)
-{
-  return dsm__started ? dsm__calloc_from(n, size, NULL, CALLER) : calloc(n, size);
-}
-void *__ompdsm_realloc(void *p, size_t size)
-{
-  if (!dsm__started || (p && !dsm__is_shared(p))) return realloc(p, size);
-  return dsm__realloc_from(p, size, NULL, CALLER);
-}
+char *__ompdsm_strdup_at(const char *site, const char *s) { return heap_strdup(s, site, CALLER); }
+void *__ompdsm_malloc(size_t size) { return heap_malloc(size, NULL, CALLER); }
+void *__ompdsm_calloc(size_t n, size_t size) { return heap_calloc(n, size, NULL, CALLER); }
+void *__ompdsm_realloc(void *p, size_t size) { return heap_realloc(p, size, NULL, CALLER); }
+char *__ompdsm_strdup(const char *s) { return heap_strdup(s, NULL, CALLER); }
 void __ompdsm_free(void *p)
 {
   if (p && dsm__started && dsm__is_shared(p)) dsm_free(p);
   else free(p);
-}
-char *__ompdsm_strdup(const char *s)
-{
-  return dsm__started ? dsm__strdup_from(s, NULL, CALLER) : strdup(s);
 }
 
 /* ---- omp.h --------------------------------------------------------------------------------- */
