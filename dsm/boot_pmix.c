@@ -53,19 +53,13 @@ static int active;
 
 static void load(void)
 {
-  const char *lib = getenv("DSM_PMIX_LIB");
-  if (!lib || !*lib)
-    lib = "libpmix.so.2";
-  void *h = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+  const char *lib;
+  void *h = dsm__lib_open("DSM_PMIX_LIB", "libpmix.so.2", RTLD_NOW | RTLD_GLOBAL, &lib);
   if (!h)
     dsm__fatal(DSM__EXIT_FATAL, "started by a PMIx launcher (PMIX_NAMESPACE is set) but cannot "
                "load %s (%s); install libpmix2, start the job with dsmrun, or set DSM_PMIX=0 to "
                "run every process as a job of one", lib, dlerror());
-#define SYM(field, name) do {                                                        \
-    *(void **)&P.field = dlsym(h, name);                                             \
-    if (!P.field)                                                                    \
-      dsm__fatal(DSM__EXIT_FATAL, "%s has no %s: not a usable libpmix", lib, name);  \
-  } while (0)
+#define SYM(field, name) (*(void **)&P.field = dsm__lib_sym(h, lib, name, "libpmix"))
   SYM(init, "PMIx_Init");
   SYM(finalize, "PMIx_Finalize");
   SYM(abort, "PMIx_Abort");

@@ -43,5 +43,12 @@ uint64_t dsm__now_ns(void);
 /* Parse an environment variable as a number, with a default and bounds;
  * a malformed value is a fatal error naming the variable. */
 long dsm__env_long(const char *name, long dflt, long min, long max);
+/* A library loaded only when it is needed (libibverbs, libpmix): the file
+ * the environment variable env names, else dflt; *file is the one tried.
+ * NULL when it cannot be loaded (dlerror() says why). */
+void *dsm__lib_open(const char *env, const char *dflt, int flags, const char **file);
+/* One of its symbols; fatal, naming the file, when it lacks it (what: the
+ * library the file should have been, for the message). */
+void *dsm__lib_sym(void *h, const char *file, const char *name, const char *what);
 
 #endif

@@ -20,18 +20,12 @@ struct dsm__ibv dsm__ibv;
 
 void dsm__verbs_load(void)
 {
-  const char *lib = getenv("DSM_VERBS_LIB");
-  if (!lib || !*lib)
-    lib = "libibverbs.so.1";
-  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+  const char *lib;
+  void *h = dsm__lib_open("DSM_VERBS_LIB", "libibverbs.so.1", RTLD_NOW | RTLD_LOCAL, &lib);
   if (!h)
     dsm__fatal(DSM__EXIT_FATAL, "the verbs transport cannot load %s (%s); install rdma-core's "
                "libibverbs1, or run with --transport udp", lib, dlerror());
-#define SYM(field, name) do {                                                        \
-    *(void **)&IBV.field = dlsym(h, name);                                           \
-    if (!IBV.field)                                                                  \
-      dsm__fatal(DSM__EXIT_FATAL, "%s has no %s: not a usable libibverbs", lib, name); \
-  } while (0)
+#define SYM(field, name) (*(void **)&IBV.field = dsm__lib_sym(h, lib, name, "libibverbs"))
   SYM(get_device_list, "ibv_get_device_list");
   SYM(free_device_list, "ibv_free_device_list");
   SYM(get_device_name, "ibv_get_device_name");

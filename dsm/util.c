@@ -2,6 +2,7 @@
  * util.c — the few helpers every file of libdsm uses: the fatal-error path,
  * the clock, and environment parsing.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -63,6 +64,23 @@ uint64_t dsm__now_ns(void)
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void *dsm__lib_open(const char *env, const char *dflt, int flags, const char **file)
+{
+  const char *lib = getenv(env);
+  if (!lib || !*lib)
+    lib = dflt;
+  *file = lib;
+  return dlopen(lib, flags);
+}
+
+void *dsm__lib_sym(void *h, const char *file, const char *name, const char *what)
+{
+  void *f = dlsym(h, name);
+  if (!f)
+    dsm__fatal(DSM__EXIT_FATAL, "%s has no %s: not a usable %s", file, name, what);
+  return f;
 }
 
 long dsm__env_long(const char *name, long dflt, long min, long max)
