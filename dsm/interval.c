@@ -177,9 +177,10 @@ int dsm__need_met(const dsm__page_t *p, const uint32_t *pv)
 
 /* ---- release ------------------------------------------------------------------------ */
 
-static void release(dsm__carry_t **carry)
+static void release(dsm__carry_t **carry, int scan)
 {
-  dsm__hot_scan();
+  if (scan)
+    dsm__hot_scan();
   dsm__write_ahead_settle();
   if (!dsm__ndirty)
     return;
@@ -249,18 +250,18 @@ static void release(dsm__carry_t **carry)
   dsm__home_flush_release();
 }
 
-void dsm__release(void) { release(NULL); }
+void dsm__release(void) { release(NULL, 1); }
 
-void dsm__release_carrying(dsm__carry_t **carry) { release(carry); }
+void dsm__release_carrying(dsm__carry_t **carry) { release(carry, 1); }
 
 /* ---- acquire ------------------------------------------------------------------------ */
 
-void dsm__acquire(void)
+static void acquire(int scan)
 {
   /* An acquire ends the open interval, as a release does. Otherwise a page
    * written in the open interval could be invalidated below and refreshed
    * from its home over our own writes. */
-  dsm__release();
+  release(NULL, scan);
   int any = 0;
   for (uint32_t q = 0; q < dsm__nprocs; q++) {
     if (q == dsm__rank)
@@ -304,6 +305,10 @@ void dsm__acquire(void)
     dsm__push_install();
   dsm__prot_flush();
 }
+
+void dsm__acquire(void) { acquire(1); }
+
+void dsm__acquire_after_release(void) { acquire(0); }
 
 /* ---- records on the wire -------------------------------------------------------------- */
 

@@ -61,6 +61,14 @@ void dsm__release_carrying(dsm__carry_t **carry);
  * name go out of date (a need per notice); pushed copies that satisfy every
  * need are installed instead. */
 void dsm__acquire(void);
+/* The same, for a synchronisation operation whose calling thread released
+ * (dsm__release, dsm__coll_release) since it last ran program code: the
+ * hot pages (hot.c) are not compared with their twins again, since nothing
+ * but handlers could have written them meanwhile and handlers write a hot
+ * page's twin with it. A barrier's or join's acquire used to compare every
+ * hot page a second time, finding it unchanged: fft3d spent a third of its
+ * comparisons there. */
+void dsm__acquire_after_release(void);
 
 /* Append the records of every interval held with idx > their[q] (all q). */
 void dsm__intervals_encode(dsm__buf_t *b, const uint32_t *their);

@@ -201,7 +201,6 @@ static void barrier_impl(void *arg)
   const void *res = dsm__rd_take(&r, got);
   if (r.bad || got != rlen)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
-  if (rlen) memcpy(c->red->out, res, rlen);
   dsm__coll_lag();
   pthread_mutex_lock(&dsm__mu);
   if (dsm__intervals_decode(&r) < 0)
@@ -211,10 +210,14 @@ static void barrier_impl(void *arg)
   pthread_mutex_unlock(&dsm__mu);
   dsm__push_wait();
   pthread_mutex_lock(&dsm__mu);
-  dsm__acquire();
+  dsm__acquire_after_release();
   if (dsm__coll_depart_apply(&r) < 0 || r.off != r.len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
   pthread_mutex_unlock(&dsm__mu);
+  /* The result is stored after the acquire: the departure's acquire does
+   * not look at hot pages again (dsm__acquire_after_release), and the
+   * result may be one. */
+  if (rlen) memcpy(c->red->out, res, rlen);
   free(reply);
   dsm__distribute_apply();
   DSM__STAT_INC(barriers);

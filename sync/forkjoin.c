@@ -389,7 +389,7 @@ static void join_impl(void *unused)
   pthread_mutex_unlock(&dsm__mu);
   dsm__push_wait();
   pthread_mutex_lock(&dsm__mu);
-  dsm__acquire();
+  dsm__acquire_after_release();
   if (dsm__coll_depart_apply(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
   pthread_mutex_unlock(&dsm__mu);
