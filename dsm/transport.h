@@ -53,7 +53,8 @@
 
 #define DSM__TP_MAX_MSG (64u << 20)   /* largest request or reply payload */
 
-/* A request as a handler sees it. data is valid only during the handler. */
+/* A request as a handler sees it. data is valid only during the handler,
+ * unless the handler keeps it (dsm__tp_keep). */
 typedef struct dsm__msg {
   unsigned origin;     /* rank that issued the request (not the forwarder) */
   unsigned from;       /* rank that sent it to us (== origin unless forwarded) */
@@ -61,7 +62,23 @@ typedef struct dsm__msg {
   uint64_t rid;        /* request id, unique per origin */
   const void *data;
   size_t len;
+  void **keep;         /* the transport's malloc'd block at data, if it can part with it */
 } dsm__msg_t;
+
+/* Take ownership of the message's bytes (free() them when done) without a
+ * copy, or NULL when the transport cannot give them away (a datagram's
+ * receive buffer, a registered RDMA buffer): copy then. A multi-fragment
+ * message over UDP was reassembled into a block of its own, which a handler
+ * that holds the data past its return (pushed pages) keeps instead of
+ * copying megabytes. */
+static inline void *dsm__tp_keep(const dsm__msg_t *m)
+{
+  if (!m->keep || !*m->keep)
+    return NULL;
+  void *b = *m->keep;
+  *m->keep = NULL;
+  return b;
+}
 
 /* Enough to answer or forward a request later, from any thread. */
 typedef struct dsm__reqh {

@@ -30,7 +30,7 @@ void dsm__tp_core_handle(struct dsm__tp_core *co, unsigned type, dsm__handler_t 
 /* ---- delivery -------------------------------------------------------------------- */
 
 void dsm__tp_run_handler(struct dsm__tp_core *co, unsigned origin, unsigned from,
-                         unsigned type, uint64_t rid, const void *data, size_t len)
+                         unsigned type, uint64_t rid, const void *data, size_t len, void **keep)
 {
   dsm__handler_t fn = co->handlers[type];
   if (!fn)
@@ -38,7 +38,7 @@ void dsm__tp_run_handler(struct dsm__tp_core *co, unsigned origin, unsigned from
                dsm__msg_name(type));
   if (from != co->self)
     DSM__STAT_MSG(recv, type, len);
-  dsm__msg_t m = { origin, from, type, rid, data, len };
+  dsm__msg_t m = { origin, from, type, rid, data, len, keep };
   pthread_mutex_unlock(&co->mu);
   pthread_mutex_lock(&co->run_mu);
   fn(&m);

@@ -192,7 +192,7 @@ void dsm__tp_core_handle(struct dsm__tp_core *co, unsigned type, dsm__handler_t 
  * while the handler runs, run_mu held then); a type without a handler is
  * fatal. */
 void dsm__tp_run_handler(struct dsm__tp_core *co, unsigned origin, unsigned from,
-                         unsigned type, uint64_t rid, const void *data, size_t len);
+                         unsigned type, uint64_t rid, const void *data, size_t len, void **keep);
 
 /* Register c (zeroed by the caller, then filled in here) as outstanding,
  * one of a round counted by *left and waited for by w. */

@@ -199,6 +199,9 @@ void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned typ
 /* An ACK of request fragments goes to the reply socket of a caller waiting
  * for its own request (never forwarded, not one-way), else to the sender's
  * service socket. */
+/* Send the ACKs of partly received messages held back while a batch of
+ * datagrams was handled (transport_udp_rpc.c). */
+void dsm__udp_acks_flush(void);
 static inline int dsm__udp_acks_to_caller(unsigned hops, int oneway)
 {
   return hops == 0 && !oneway;

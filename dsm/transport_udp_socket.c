@@ -221,6 +221,7 @@ static void handle_batch(struct rxbatch *b, int n, int which)
     if (!is_poke(b, i))
       dsm__udp_on_datagram(b->buf[i], b->msg[i].msg_len, &b->from[i], which);
   }
+  dsm__udp_acks_flush();
 }
 
 int dsm__udp_recv_queued(int which, const struct dsm__tp_waiter *me, int max)

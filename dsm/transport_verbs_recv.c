@@ -54,7 +54,7 @@ void dsm__verbs_dispatch(unsigned from, unsigned kind, unsigned type, unsigned f
   struct dsm__tp_cache *cache = &V.core.cache;
   int oneway = flags & F_ONEWAY;
   dsm__tp_cache_add(cache, origin, rid, type, from, oneway);
-  dsm__tp_run_handler(&V.core, origin, from, type, rid, data, len);
+  dsm__tp_run_handler(&V.core, origin, from, type, rid, data, len, NULL);
   if (owned) free(data);
   if (oneway) {
     /* Done (unless forwarded, in which case the last handler acknowledges):
