@@ -33,4 +33,9 @@ void dsm__nh_key_init(dsm__nh_key_t *nk, const uint8_t key[16]);
  * d[0] under key words 0..255, d[1] under words 4..259. */
 void dsm__nh_block(const dsm__nh_key_t *nk, const void *block, uint64_t d[2]);
 
+/* Tests: compute with "c" (the definition), "sse2" or "avx2" from now on;
+ * NULL goes back to the best the CPU has. -1 if that form is not built or
+ * the CPU lacks it. */
+int dsm__nh_use(const char *name);
+
 #endif

@@ -33,7 +33,7 @@ static uint64_t nh_def(const uint32_t *k, const uint8_t *m)
   return sum;
 }
 
-static void check_nh(void)
+static void check_nh(const char *impl)
 {
   static uint8_t buf[DSM__NH_BLOCK + 16];
   uint8_t key[16];
@@ -61,8 +61,8 @@ static void check_nh(void)
     dsm__nh_block(&nk, buf + at, e);
     CHECK_EQ(e[0], nh_def(nk.k, buf + at));
     if (e[0] == d[0] && e[1] == d[1]) {
-      fprintf(stderr, "%s:%d: error: flipping bit %u left both NH digests unchanged\n",
-              __FILE__, __LINE__, bit);
+      fprintf(stderr, "%s:%d: error: NH (%s): flipping bit %u left both digests unchanged\n",
+              __FILE__, __LINE__, impl, bit);
       failures++;
     }
   }
@@ -82,7 +82,17 @@ static void check_nh(void)
 
 int main(void)
 {
-  check_nh();
+  /* Every form this build and CPU have must compute the definition. */
+  static const char *const impls[] = { "c", "sse2", "avx2" };
+  for (unsigned i = 0; i < sizeof impls / sizeof *impls; i++) {
+    if (dsm__nh_use(impls[i]) == 0)
+      check_nh(impls[i]);
+    else
+      printf("NH form %s not available here\n", impls[i]);
+  }
+  CHECK_EQ(dsm__nh_use("none-such"), -1);
+  dsm__nh_use(NULL);
+  check_nh("best");
   uint8_t key[16], msg[64];
   for (int i = 0; i < 16; i++) key[i] = (uint8_t)i;
   for (int i = 0; i < 64; i++) msg[i] = (uint8_t)i;
