@@ -352,34 +352,63 @@ static uint32_t prefetch_max(void)
  * stencil's boundary row: the pages after it are someone else's rows that
  * we never read, and fetching them would also subscribe us to their
  * pushes). A few streams at once, as a loop nest reads several rows or a
- * partition walks in from both ends. Application thread only. */
+ * partition walks in from both ends.
+ *
+ * Strided streams: a loop that walks down a column of a row-major array
+ * (a transpose reading u[z][y][x] with z innermost, fft3d's first one)
+ * faults every `stride` pages, one page at a time, each fault a round
+ * trip. Two faults in a row the same distance apart (2 to STRIDE_MAX
+ * pages, either direction) start a strided stream: the run is then pages
+ * pg, pg + stride, pg + 2 stride, ..., growing like a unit stream while
+ * faults land where the last run would have gone on. Application thread
+ * only. */
 #define NSTREAM 4
-static struct stream { uint32_t next, lo, window; } streams[NSTREAM];
+#define STRIDE_MAX 4096
+static struct stream {
+  uint32_t next, lo, window;
+  int32_t stride;          /* 1: a unit stream, which can also grow backward from lo */
+} streams[NSTREAM];
+static uint32_t last_fault;
+static int64_t last_delta;
 
-/* *back: the run ends at pg instead of starting there. */
-static uint32_t prefetch_window(uint32_t pg, int *back)
+/* *back: the run ends at pg instead of starting there (unit streams). */
+static struct stream *prefetch_window(uint32_t pg, int *back)
 {
   *back = 0;
-  for (int i = 0; i < NSTREAM; i++)
-    if (streams[i].window && (streams[i].next == pg || (streams[i].lo && streams[i].lo - 1 == pg))) {
-      struct stream s = streams[i];
+  int64_t delta = (int64_t)pg - (int64_t)last_fault;
+  int64_t before = last_delta;
+  last_fault = pg;
+  last_delta = delta;
+  for (int i = 0; i < NSTREAM; i++) {
+    struct stream s = streams[i];
+    if (s.window && (s.next == pg || (s.stride == 1 && s.lo && s.lo - 1 == pg))) {
       *back = s.next != pg;
       memmove(&streams[1], &streams[0], (size_t)i * sizeof *streams);
       s.window = s.window * 2 > prefetch_max() ? prefetch_max() : s.window * 2;
       streams[0] = s;
-      return s.window;
+      return &streams[0];
     }
+  }
   memmove(&streams[1], &streams[0], (NSTREAM - 1) * sizeof *streams);
-  streams[0] = (struct stream){ pg, pg, 1 };
-  return 1;
+  if (delta == before && (delta >= 2 || delta <= -2) && delta <= STRIDE_MAX &&
+      delta >= -STRIDE_MAX && prefetch_max() > 1)
+    streams[0] = (struct stream){ pg, pg, 2, (int32_t)delta };
+  else
+    streams[0] = (struct stream){ pg, pg, 1, 1 };
+  return &streams[0];
 }
 
-/* The run [first, first+count) was fetched for the stream prefetch_window
- * put first. */
+/* The run was fetched for the stream prefetch_window put first: from first
+ * on, count pages stride apart (first is the lowest page of a unit run). */
 static void stream_fetched(uint32_t first, uint32_t count)
 {
-  streams[0].next = first + count;
-  streams[0].lo = first;
+  struct stream *s = &streams[0];
+  if (s->stride == 1) {
+    s->next = first + count;
+    s->lo = first;
+  } else {
+    s->next = (uint32_t)((int64_t)first + (int64_t)count * s->stride);
+  }
 }
 
 /* Can page pg ride along in a fetch from home? Out of date here, same home,
@@ -433,33 +462,39 @@ void dsm__fetch_page(uint32_t pg)
     return;
   }
   unsigned home = p->home;
-  /* The request: the page, then consecutive pages of the same segment and
-   * home that are out of date here too. */
+  /* The request: the page, then further pages of the stream (the same
+   * segment and home, out of date here too). */
   int back;
-  uint32_t max = prefetch_window(pg, &back), count = 1;
-  if (back) {
-    while (count < max && pg >= count &&
-           dsm__page_of((void *)(dsm__page_addr(pg) - (uintptr_t)count * DSM__PAGE)) ==
-             (long)(pg - count) &&
-           rides_along(pg - count, home))
-      count++;
-    pg -= count - 1;         /* the run ends at the faulting page */
-  } else {
-    while (count < max && pg + count < dsm__npages &&
-           dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)count * DSM__PAGE)) ==
-             (long)(pg + count) &&
-           rides_along(pg + count, home))
-      count++;
+  struct stream *s = prefetch_window(pg, &back);
+  uint32_t max = s->window, count = 1;
+  int64_t step = back ? -1 : s->stride;
+  uint32_t pages[64];
+  pages[0] = pg;
+  while (count < max && count < 64) {
+    int64_t q = (int64_t)pg + step * (int64_t)count;
+    if (q < 0 || q >= (int64_t)dsm__npages ||
+        dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)(step * (int64_t)count * DSM__PAGE))) !=
+          (long)q ||
+        !rides_along((uint32_t)q, home))
+      break;
+    pages[count++] = (uint32_t)q;
   }
+  if (back)      /* the run ends at the faulting page: ask in address order */
+    for (uint32_t k = 0; k < count / 2; k++) {
+      uint32_t t = pages[k];
+      pages[k] = pages[count - 1 - k];
+      pages[count - 1 - k] = t;
+    }
   dsm__buf_t req = { 0 };
   dsm__buf_u32(&req, dsm__epoch);
   dsm__buf_u32(&req, count);
   for (uint32_t k = 0; k < count; k++) {
-    dsm__buf_u32(&req, pg + k);
-    put_needs(&req, dsm__page(pg + k));
+    dsm__buf_u32(&req, pages[k]);
+    put_needs(&req, dsm__page(pages[k]));
   }
-  stream_fetched(pg, count);
-  DSM__DEBUG("fetch pages %u..%u from rank %u", pg, pg + count - 1, home);
+  stream_fetched(back ? pages[0] : pg, count);
+  DSM__DEBUG("fetch %u pages from %u (stride %d) from rank %u", count, pages[0],
+             (int)(back ? 1 : s->stride), home);
   pthread_mutex_unlock(&dsm__mu);
 
   dsm__call_t call = { home, DSM__MSG_PAGE, req.p, req.len, NULL, 0 };
@@ -470,28 +505,29 @@ void dsm__fetch_page(uint32_t pg)
   if (call.reply_len != one * count)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
   /* A first copy lands in memory the kernel has not given us yet: one call
-   * allocates the run, where the copy loop would take a page fault per page
-   * (each several microseconds on a paravirtualised guest). An error only
-   * means the faults happen after all. */
-  if (!dsm__page(pg)->pv)
-    (void)madvise(dsm__page_sys(pg), (size_t)count * DSM__PAGE, MADV_POPULATE_WRITE);
+   * allocates a unit run, where the copy loop would take a page fault per
+   * page (each several microseconds on a paravirtualised guest). An error
+   * only means the faults happen after all. */
+  if (!dsm__page(pages[0])->pv && (back || s->stride == 1))
+    (void)madvise(dsm__page_sys(pages[0]), (size_t)count * DSM__PAGE, MADV_POPULATE_WRITE);
   for (uint32_t k = 0; k < count; k++) {
     const uint8_t *src = (const uint8_t *)call.reply + one * k;
-    dsm__page_t *q = dsm__page(pg + k);
+    pg = pages[k];
+    dsm__page_t *q = dsm__page(pg);
     uint32_t pv[DSM__MAX_PROCS];
     memcpy(pv, src, dsm__nprocs * 4);
     /* Only this thread adds needs, so what we asked for still stands. */
     if (!dsm__need_met(q, pv))
       dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
-                 "must hold", home, pg + k);
-    memcpy(dsm__page_sys(pg + k), src + dsm__nprocs * 4, DSM__PAGE);
-    dsm__prof_in(pg + k, DSM__PAGE, DSM__PROF_FETCHED);
-    now_valid(pg + k, q, pv);
+                 "must hold", home, pg);
+    memcpy(dsm__page_sys(pg), src + dsm__nprocs * 4, DSM__PAGE);
+    dsm__prof_in(pg, DSM__PAGE, DSM__PROF_FETCHED);
+    now_valid(pg, q, pv);
     q->pushed = 0;
     q->push_idle = 0;
-    struct pushed **pp = push_slot(pg + k);
+    struct pushed **pp = push_slot(pg);
     if (*pp) push_drop(pp);
-    dsm__prot_queue(pg + k, DSM__PROT_READ);
+    dsm__prot_queue(pg, DSM__PROT_READ);
   }
   dsm__prot_flush();
   DSM__STAT_ADD(pages_fetched, count);

@@ -4,6 +4,12 @@
  * then (a third) from both ends toward the middle at once, as a partition
  * does. Each walk must take a few dozen PAGE requests (runs that double up
  * to DSM_PREFETCH pages), not one per page, and every word must be right.
+ * Then strided walks, as a transpose reads a column of a row-major array:
+ * a fourth array is read down its columns (one word of every row of 16
+ * pages, then the next column), a fifth up its columns; each column must
+ * take a few strided runs, not a request per row. A last pass reads every
+ * other row only (a stride with gaps the walk never touches): the rows in
+ * the gaps must not be fetched.
  */
 #include <stdint.h>
 #include "check.h"
@@ -18,9 +24,9 @@ static int64_t requests(void) { return dsm_stat("msgs_sent.PAGE"); }
 int main(int argc, char **argv)
 {
   dsm_startup(argc, argv);
-  static uint64_t *a[3];
+  static uint64_t *a[6];
   if (dsm_proc_id() == 0) {
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 6; k++) {
       a[k] = dsm_malloc(WORDS * sizeof(uint64_t));
       for (size_t i = 0; i < WORDS; i++)
         a[k][i] = value(k, i);
@@ -48,6 +54,32 @@ int main(int argc, char **argv)
     CHECK(fwd <= PAGES / 16);
     CHECK(back <= PAGES / 16);
     CHECK(both <= PAGES / 8);
+
+    /* Rows of ROW words (16 pages); column c is word c of every row. */
+    enum { ROW = 16 * 4096 / 8, ROWS = WORDS / ROW };
+    r0 = requests();
+    for (size_t c = 0; c < 4; c++)
+      for (size_t row = 0; row < ROWS; row++)
+        CHECK(a[3][row * ROW + c] == value(3, row * ROW + c));
+    int64_t down = requests() - r0;
+    r0 = requests();
+    for (size_t c = 0; c < 4; c++)
+      for (size_t row = ROWS; row-- > 0;)
+        CHECK(a[4][row * ROW + c] == value(4, row * ROW + c));
+    int64_t up = requests() - r0;
+    int64_t f0 = dsm_stat("pages_fetched");
+    r0 = requests();
+    for (size_t row = 0; row < ROWS; row += 2)
+      CHECK(a[5][row * ROW] == value(5, row * ROW));
+    int64_t gaps = requests() - r0, gap_pages = dsm_stat("pages_fetched") - f0;
+    printf("fetch_streams: %u rows of 16 pages: down the columns %lld, up %lld requests; every "
+           "other row: %lld requests for %lld pages\n", (unsigned)ROWS, (long long)down,
+           (long long)up, (long long)gaps, (long long)gap_pages);
+    /* 64 rows: runs of 2, 4, 8, 16, 32 after two single faults per column. */
+    CHECK(down <= 8);
+    CHECK(up <= 8);
+    CHECK(gaps <= 8);
+    CHECK(gap_pages == ROWS / 2);
   }
   dsm_barrier(1);
   dsm_exit(0);
