@@ -199,6 +199,74 @@ static void capture_uses(Cap **caps, int from, int to, Node *body, Sym *loopvar,
   }
 }
 
+/* Read-only shared scalars travel by value. A shared local lives on the
+ * master's stack, which is DSM memory: a slave that reads it (a loop bound,
+ * a size, a pointer to the data) faults on the master's stack page, and
+ * after every release in which the master wrote anything on that page (its
+ * own calls' frames do) it faults again and asks again. A scalar whose
+ * address the program never takes and that the region never assigns cannot
+ * change while the region runs: no other code can name it, and the master
+ * is inside the region. Its value in the argument block (firstprivate) is
+ * then the same thing, with no page behind it. Excluded: volatile, static
+ * (a recursive call from the region could assign it), and any name a
+ * directive inside the region lists (a reduction, lastprivate, a task's
+ * shared clause would need the original). */
+static Sym **addr_syms;        /* locals whose address the unit takes anywhere */
+static int naddr_syms, addr_scanned;
+
+static int prev_is(int i, const char *text) { return i > 0 && toks[i - 1].text && !strcmp(toks[i - 1].text, text); }
+
+static int addr_taken(Sym *s)
+{
+  if (!addr_scanned) {
+    addr_scanned = 1;
+    int cap = 0;
+    for (int i = 1; i < ntoks; i++)
+      if (toks[i].sym && toks[i].sym->kind == SYM_VAR && toks[i].sym->depth > 0 && prev_is(i, "&")) {
+        if (naddr_syms == cap) {
+          cap = cap ? 2 * cap : 64;
+          addr_syms = realloc(addr_syms, (size_t)cap * sizeof *addr_syms);
+          if (!addr_syms) { perror("ompdsmcc"); exit(1); }
+        }
+        addr_syms[naddr_syms++] = toks[i].sym;
+      }
+  }
+  for (int k = 0; k < naddr_syms; k++)
+    if (addr_syms[k] == s) return 1;
+  return 0;
+}
+
+static int assigned_in(Sym *s, int from, int to)
+{
+  static const char *const ops[] = { "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+                                     "<<=", ">>=", "++", "--" };
+  for (int i = from; i <= to && i < ntoks; i++) {
+    Token *t = &toks[i];
+    if (t->kind == 0 && t->omp_end > i) {      /* a directive: any mention counts */
+      for (int j = i + 1; j <= t->omp_end; j++)
+        if (toks[j].sym == s) return 1;
+      i = t->omp_end;
+      continue;
+    }
+    if (t->sym != s || t->is_member) continue;
+    if (prev_is(i, "++") || prev_is(i, "--") || prev_is(i, "&")) return 1;
+    if (i + 1 < ntoks && toks[i + 1].text)
+      for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+        if (!strcmp(toks[i + 1].text, ops[k])) return 1;
+  }
+  return 0;
+}
+
+static int readonly_scalar(Sym *s, int from, int to)
+{
+  Type *t = s->type;
+  if (!t || !cap_is_local(s) || s->is_static || s->threadprivate || (t->qual & Q_VOLATILE))
+    return 0;
+  if (!((t->kind >= TY_BOOL && t->kind <= TY_LDOUBLE) || t->kind == TY_ENUM || t->kind == TY_PTR))
+    return 0;
+  return !addr_taken(s) && !assigned_in(s, from, to);
+}
+
 void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
   Omp inner = *om;       /* combined constructs: the worksharing half */
@@ -255,6 +323,14 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
     Span x[] = { om->chunk, om->grainsize, om->num_tasks, om->final_expr, om->priority };
     for (size_t k = 0; k < sizeof x / sizeof *x; k++)
       capture_uses(&caps, x[k].ft, x[k].lt, body, loopvar, par.deflt);
+  }
+
+  for (Cap *c = caps; c; c = c->next) {
+    int listed = 0;    /* a combined construct's worksharing clause needs the original */
+    for (VarClause *v = inner.vars; v; v = v->next)
+      if (v->sym == c->sym) listed = 1;
+    if (c->kind == DS_SHARED && !listed && readonly_scalar(c->sym, body->ft, body->lt))
+      c->kind = DS_FIRSTPRIVATE;
   }
 
   int id = ++uid;
