@@ -21,6 +21,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -193,6 +194,40 @@ static void take_signals(dsmrun_job_t *j)
   }
 }
 
+/* DSMRUN_STACKS=1: before a job that hangs is stopped (--max-time ran
+ * out, or a rank is still running a second after another gave up on it as
+ * silent), print the stack of every thread of each rank still running on
+ * this host, with gdb (bounded to 30 s a rank). A hang that a test run hits
+ * once in hundreds of runs then says where it was. The tests of the suites
+ * where such hangs were seen set it. */
+static void dump_stacks(dsmrun_job_t *j)
+{
+  const char *on = getenv("DSMRUN_STACKS");
+  if (!on || strcmp(on, "1") != 0)
+    return;
+  for (unsigned i = 0; i < j->n; i++) {
+    dsmrun_rank_t *r = &j->r[i];
+    if (!r->alive || r->pid <= 0 || !dsmrun_host_is_local(r->host))
+      continue;
+    dsmrun_note("rank %u (pid %d) is still running; the stacks of its threads follow", r->id,
+                (int)r->pid);
+    char pid[32];
+    snprintf(pid, sizeof pid, "%d", (int)r->pid);
+    pid_t g = fork();
+    if (g == 0) {
+      sigset_t none;      /* gdb waits for its inferior with SIGCHLD */
+      sigemptyset(&none);
+      sigprocmask(SIG_SETMASK, &none, NULL);
+      dup2(2, 1);
+      execlp("timeout", "timeout", "30", "gdb", "-q", "-batch", "-nx", "-p", pid, "-ex",
+             "thread apply all bt 40", (char *)NULL);
+      _exit(127);
+    }
+    if (g > 0)
+      while (waitpid(g, NULL, 0) < 0 && errno == EINTR) {}
+  }
+}
+
 /* Act on the deadlines that have passed. */
 static void check_deadlines(dsmrun_job_t *j)
 {
@@ -200,10 +235,13 @@ static void check_deadlines(dsmrun_job_t *j)
   if (j->max_at && !j->stopping && now >= j->max_at && j->nalive) {
     j->max_time_hit = 1;
     dsmrun_note("error: the job exceeded --max-time %g s; stopping it", j->o.max_time);
+    dump_stacks(j);
     dsmrun_job_stop(j, SIGTERM);
   }
-  if (j->stop_at && now >= j->stop_at && !j->stopping)
+  if (j->stop_at && now >= j->stop_at && !j->stopping) {
+    dump_stacks(j);
     dsmrun_job_stop(j, SIGTERM);
+  }
   if (j->kill_at && now >= j->kill_at) {
     for (unsigned i = 0; i < j->n; i++)
       kill_rank(&j->r[i], SIGKILL);

@@ -60,6 +60,34 @@ check "--max-time: took about 0.5 s (${MS} ms)" [ "$MS" -ge 450 -a "$MS" -lt 400
 check "--max-time: says so" grep -q 'exceeded --max-time' "$T/err"
 check "--max-time: no process left" no_process "$MARK"
 
+# 5b. DSMRUN_STACKS=1: a job that hangs shows the stacks of the ranks
+# still running before it is stopped: after --max-time (every rank), and
+# when a rank gave up on another as silent (exit 75) and the silent one
+# still runs a second later (only it). Needs gdb.
+if command -v gdb > /dev/null; then
+  export DSMRUN_STACKS=1
+  run_dsmrun "$T/out" "$T/err" -n 2 --max-time 0.5 sh -c 'exec sleep '"$SLEEP" "$MARK"
+  check "stacks, --max-time: exit 124" [ "$RC" -eq 124 ]
+  check "stacks, --max-time: both ranks shown" \
+    [ "$(grep -c 'is still running; the stacks of its threads follow' "$T/err")" -eq 2 ]
+  check "stacks, --max-time: a backtrace" grep -Eq '^#[0-9]+ .*(nanosleep|clock_nanosleep|sleep)' "$T/err"
+  check "stacks, --max-time: no process left" no_process "$MARK"
+  run_dsmrun "$T/out" "$T/err" -n 3 sh -c \
+    '[ "$DSM_RANK" = 2 ] && exec sleep '"$SLEEP"'; exit 75' "$MARK"
+  check "stacks, silent rank: exit 75" [ "$RC" -eq 75 ]
+  check "stacks, silent rank: only rank 2 shown" \
+    grep -Eq '^dsmrun: rank 2 \(pid [0-9]+\) is still running' "$T/err"
+  check "stacks, silent rank: shown once" \
+    [ "$(grep -c 'is still running; the stacks' "$T/err")" -eq 1 ]
+  check "stacks, silent rank: no process left" no_process "$MARK"
+  unset DSMRUN_STACKS
+else
+  echo "gdb not installed: DSMRUN_STACKS not checked"
+fi
+# ... and without it, none.
+run_dsmrun "$T/out" "$T/err" -n 2 --max-time 0.5 sh -c 'exec sleep '"$SLEEP" "$MARK"
+check "no DSMRUN_STACKS: no stacks" [ "$(grep -c 'the stacks of its threads' "$T/err")" -eq 0 ]
+
 # 6. SIGTERM and SIGINT to dsmrun stop the whole job.
 for sig in TERM INT; do
   "$DSMRUN" -n 3 sh -c 'echo up; exec sleep '"$SLEEP" "$MARK" >"$T/fifo-out" 2>"$T/err" </dev/null &
