@@ -71,6 +71,7 @@ static void forget(dsm__page_t *p)
 {
   p->hot = 0;
   p->dirty = 0;
+  p->twin_lag = 0;
   dsm__twin_free(p->twin);
   p->twin = NULL;
 }
@@ -87,7 +88,7 @@ void dsm__hot_drop(uint32_t pg, dsm__page_t *p)
   forget(p);
 }
 
-int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since)
+int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed)
 {
   if (!p->hot) {
     if (since == 0 || since > HOT_IDLE || nhot >= hot_max() || p->prot != DSM__PROT_WRITE ||
@@ -104,7 +105,10 @@ int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since)
     DSM__STAT_INC(hot_pages);
   }
   p->hot_idle = 0;
-  memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);
+  if (pushed)
+    p->twin_lag = 1;
+  else
+    memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);
   return 1;
 }
 

@@ -212,12 +212,12 @@ static void release(dsm__carry_t **carry, int scan)
         size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
         dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
       }
-      dsm__home_released(pg, p, iv->idx);
+      int pushed = dsm__home_released(pg, p, iv->idx);
       /* The lock's next holder may make its copy current from the carried
        * diff, without asking us: the page must not turn exclusive. */
       if (carry)
         p->tainted = 1;
-      if (dsm__hot_keep(pg, p, since)) {
+      if (dsm__hot_keep(pg, p, since, pushed)) {
         p->dirty = 1;      /* writable, its twin the page as released */
         continue;
       }

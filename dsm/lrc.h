@@ -121,8 +121,10 @@ void dsm__hot_scan(void);
 /* At a release, for a home page written in it: 1 if it stays writable
  * (already hot, or written `since` intervals before this one, and that is
  * recent), with its twin refreshed to the page as released; the caller then
- * leaves it so. since 0: never written before. */
-int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since);
+ * leaves it so. since 0: never written before. pushed: the release copies
+ * the page into a PUSH, which then refreshes the twin in the same pass
+ * (p->twin_lag until it has). */
+int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed);
 /* The page leaves the hot state (twin freed, no longer marked written);
  * its protection is the caller's business. No-op for a page that is not hot. */
 void dsm__hot_drop(uint32_t pg, dsm__page_t *p);
@@ -154,8 +156,9 @@ void dsm__push_wait(void);
 /* ---- home.c: the master copies --------------------------------------------------------- */
 
 void dsm__home_init(void);
-/* At a release, for each dirty page of ours: it now holds interval idx. */
-void dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
+/* At a release, for each dirty page of ours: it now holds interval idx.
+ * Returns how many readers it is queued to be pushed to. */
+int dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
 /* Send what the release queued: diffs to other homes, pushes to readers. */
 void dsm__home_flush_release(void);
 /* A collective's release (of ranks 0..team-1): its pushes to the manager

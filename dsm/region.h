@@ -61,6 +61,7 @@ typedef struct dsm__page {
   uint8_t osprot;      /* ... and the protection the kernel has until the flush */
   uint8_t hot;         /* home: written in every interval, so left writable (hot.c) */
   uint8_t hot_idle;    /* home, hot: releases in a row that found it unchanged */
+  uint8_t twin_lag;    /* home, hot: the release's PUSH copy refreshes the twin too (home.c) */
   uint8_t ahead;       /* non-home: opened for writing before any write (write_ahead.c) */
   uint8_t tainted;     /* home: someone else may hold a copy made after that write */
   uint8_t carry_off;   /* non-home: the home moved to its writer and turned exclusive
