@@ -39,6 +39,9 @@ void *dsm__xcalloc(size_t n, size_t size);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t dsm__now_ns(void);
+/* Ask the scheduler for a short slice for the calling thread, so that it
+ * preempts the computation on its CPU when it wakes (DSM_SVC_SLICE_US). */
+void dsm__short_slice(void);
 
 /* Parse an environment variable as a number, with a default and bounds;
  * a malformed value is a fatal error naming the variable. */

@@ -5,11 +5,8 @@
  *
  * Called with the owning backend's mu held unless said otherwise.
  */
-#include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "dsm_internal.h"
@@ -94,44 +91,12 @@ void dsm__tp_call_remove(struct dsm__tp_core *co, struct dsm__tp_call *c)
 
 /* ---- the service thread -------------------------------------------------------------- */
 
-/* The service thread answers requests while the application thread
- * computes, and bound ranks (bind.c) put both threads on one CPU. The
- * scheduler (EEVDF, Linux 6.6+) lets a thread that wakes up preempt the
- * running one only if its slice is shorter; with equal default slices (3 ms
- * and more) a PAGE request waited for the computing thread's slice to end:
- * water's master spent 550 us on every fetch from a slave that was inside
- * a region, against 60-90 us for a round trip. So the service thread asks
- * for a short slice (sched_attr.sched_runtime of a fair-class thread, Linux
- * 6.12+; older kernels ignore it), DSM_SVC_SLICE_US, 100 us by default, the
- * least the kernel takes; 0 leaves the default. It runs for microseconds
- * per request and then sleeps, so it takes no time from the computation
- * that it would not have taken anyway, only sooner. */
-struct sched_attr_v0 {
-  uint32_t size, sched_policy;
-  uint64_t sched_flags;
-  int32_t sched_nice;
-  uint32_t sched_priority;
-  uint64_t sched_runtime, sched_deadline, sched_period;
-};
-
-static void short_slice(void)
-{
-  long us = dsm__env_long("DSM_SVC_SLICE_US", 100, 0, 100000);
-  if (!us)
-    return;
-#ifdef SYS_sched_setattr
-  struct sched_attr_v0 a = { .size = sizeof a, .sched_policy = SCHED_OTHER,
-                             .sched_runtime = (uint64_t)us * 1000 };
-  if (syscall(SYS_sched_setattr, 0, &a, 0) != 0)
-    DSM__DEBUG("sched_setattr (a %ld us slice for the service thread): %s", us, strerror(errno));
-#endif
-}
-
+/* The service thread asks for a short scheduler slice (util.c says why). */
 static void *(*svc_fn)(void *);
 
 static void *svc_main(void *arg)
 {
-  short_slice();
+  dsm__short_slice();
   return svc_fn(arg);
 }
 

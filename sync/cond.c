@@ -137,7 +137,7 @@ static void wait_impl(void *p)
 
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
-  dsm__lk_release_locked(dsm__lk_get(c->lock), c->lock);
+  dsm__lk_release_locked(dsm__lk_get(c->lock), c->lock, 0);   /* the signaller wants it */
   dsm__buf_u32(&b, DSM__CV_SLEEP);
   dsm__buf_u32(&b, c->cond);
   dsm__buf_u32(&b, c->lock);

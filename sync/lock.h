@@ -53,8 +53,9 @@ unsigned   dsm__lk_enqueue(dsm__lk_t *lk, unsigned rank);
 void       dsm__lk_route(dsm__lk_t *lk, unsigned id, unsigned prev, dsm__reqh_t h,
                          unsigned origin, const uint32_t *known);
 /* Application thread, dsm__mu held: give the lock up (the release half of
- * dsm_lock_release and of dsm_cond_wait). */
-void       dsm__lk_release_locked(dsm__lk_t *lk, unsigned id);
+ * dsm_lock_release and of dsm_cond_wait). linger: a successor that waits
+ * may wait a little longer (lock.c, lingering); not for a cond wait. */
+void       dsm__lk_release_locked(dsm__lk_t *lk, unsigned id, int linger);
 /* Application thread, without dsm__mu: take the grant in reply (records the
  * previous holder sent) and hold the lock. */
 void       dsm__lk_take_grant(unsigned id, const void *reply, size_t len);
