@@ -5,6 +5,8 @@
  *
  * Called with the owning backend's mu held unless said otherwise.
  */
+#include <errno.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,12 +93,16 @@ void dsm__tp_call_remove(struct dsm__tp_core *co, struct dsm__tp_call *c)
 
 /* ---- the service thread -------------------------------------------------------------- */
 
-/* The service thread asks for a short scheduler slice (util.c says why). */
+/* The service thread asks for a short scheduler slice (util.c says why)
+ * before dsm__tp_service_start returns, so that the slice is in place when
+ * the first request comes (and when a test looks). */
 static void *(*svc_fn)(void *);
+static sem_t svc_sliced;
 
 static void *svc_main(void *arg)
 {
   dsm__short_slice();
+  sem_post(&svc_sliced);
   return svc_fn(arg);
 }
 
@@ -108,8 +114,10 @@ void dsm__tp_service_start(struct dsm__tp_core *co, void *(*fn)(void *))
   co->svc_w.fd = dsm__tp_eventfd();
   co->svc_w.until = UINT64_MAX;
   svc_fn = fn;
+  sem_init(&svc_sliced, 0, 0);
   if (pthread_create(&co->svc, NULL, svc_main, NULL))
     dsm__fatal(DSM__EXIT_FATAL, "cannot start the service thread");
+  while (sem_wait(&svc_sliced) != 0 && errno == EINTR) {}
   co->svc_w.thread = co->svc;
   co->svc_running = 1;
   pthread_mutex_unlock(&co->mu);
