@@ -38,9 +38,8 @@
  * (home.c): a copy never holds writes of an interval its version vector
  * does not claim, so a value the home writes and takes back within one
  * interval never leaves it. */
-static void write_fault(uint32_t pg)
+static void write_fault_locked(uint32_t pg)
 {
-  pthread_mutex_lock(&dsm__mu);
   dsm__page_t *p = dsm__page(pg);
   if (p->prot == DSM__PROT_READ) {
     DSM__STAT_INC(write_faults);
@@ -60,6 +59,12 @@ static void write_fault(uint32_t pg)
     if (p->home != dsm__rank)
       dsm__write_ahead(pg);
   }
+}
+
+static void write_fault(uint32_t pg)
+{
+  pthread_mutex_lock(&dsm__mu);
+  write_fault_locked(pg);
   pthread_mutex_unlock(&dsm__mu);
 }
 
@@ -100,6 +105,8 @@ static int on_fault(void *addr, int serious)
     dsm__tp_first_use();    /* the fault may wait for a peer: see transport.h */
   pthread_mutex_lock(&dsm__mu);
   int prot = dsm__page((uint32_t)pg)->prot;
+  if (prot == DSM__PROT_READ)
+    write_fault_locked((uint32_t)pg);   /* the common write fault: one lock, not two */
   pthread_mutex_unlock(&dsm__mu);
   if (prot == DSM__PROT_NONE) {
     DSM__STAT_INC(read_faults);
@@ -111,7 +118,7 @@ static int on_fault(void *addr, int serious)
     if (t0)
       dsm__prof_span("fault", t0, dsm__now_ns(), dsm__page_addr((uint32_t)pg));
   } else if (prot == DSM__PROT_READ) {
-    write_fault((uint32_t)pg);
+    /* done above */
   } else {
     DSM__DEBUG("fault at %p on writable page %ld: not a protocol fault", addr, pg);
     return 0;   /* writable and still faulting: not a protocol fault */
