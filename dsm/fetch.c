@@ -501,8 +501,29 @@ void dsm__fetch_page(uint32_t pg)
   dsm__os_fetch(&call, 1);
 
   pthread_mutex_lock(&dsm__mu);
-  size_t one = dsm__nprocs * 4 + DSM__PAGE;
-  if (call.reply_len != one * count)
+  /* The reply: per page, its version vector, its kind and, unless it is a
+   * page of zeros, its bytes (home.c). */
+  const uint8_t *data[64];
+  const uint8_t *pvs[64];
+  size_t at = 0, pvlen = dsm__nprocs * 4;
+  const uint8_t *rep = call.reply;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t kind = UINT32_MAX;
+    if (call.reply_len - at >= pvlen + 4) {
+      pvs[k] = rep + at;
+      memcpy(&kind, rep + at + pvlen, 4);
+      at += pvlen + 4;
+    }
+    if (kind == DSM__PAGE_FULL && call.reply_len - at >= DSM__PAGE) {
+      data[k] = rep + at;
+      at += DSM__PAGE;
+    } else if (kind == DSM__PAGE_ZERO) {
+      data[k] = NULL;
+    } else {
+      dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
+    }
+  }
+  if (at != call.reply_len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
   /* A first copy lands in memory the kernel has not given us yet: one call
    * allocates a unit run, where the copy loop would take a page fault per
@@ -511,17 +532,19 @@ void dsm__fetch_page(uint32_t pg)
   if (!dsm__page(pages[0])->pv && (back || s->stride == 1))
     (void)madvise(dsm__page_sys(pages[0]), (size_t)count * DSM__PAGE, MADV_POPULATE_WRITE);
   for (uint32_t k = 0; k < count; k++) {
-    const uint8_t *src = (const uint8_t *)call.reply + one * k;
     pg = pages[k];
     dsm__page_t *q = dsm__page(pg);
     uint32_t pv[DSM__MAX_PROCS];
-    memcpy(pv, src, dsm__nprocs * 4);
+    memcpy(pv, pvs[k], pvlen);
     /* Only this thread adds needs, so what we asked for still stands. */
     if (!dsm__need_met(q, pv))
       dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
                  "must hold", home, pg);
-    memcpy(dsm__page_sys(pg), src + dsm__nprocs * 4, DSM__PAGE);
-    dsm__prof_in(pg, DSM__PAGE, DSM__PROF_FETCHED);
+    if (data[k])
+      memcpy(dsm__page_sys(pg), data[k], DSM__PAGE);
+    else
+      memset(dsm__page_sys(pg), 0, DSM__PAGE);   /* our copy may hold an older life's bytes */
+    dsm__prof_in(pg, data[k] ? DSM__PAGE : 4, DSM__PROF_FETCHED);
     now_valid(pg, q, pv);
     q->pushed = 0;
     q->push_idle = 0;

@@ -182,24 +182,34 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
    * that view, so those mappings exist, where the system view's may not
    * yet (a kernel page fault per page on first use). */
   static const uint32_t zeros[DSM__MAX_PROCS];
-  const void *bufs[128];
-  size_t lens[128];
+  static const uint32_t kinds[2] = { DSM__PAGE_FULL, DSM__PAGE_ZERO };
+  const void *bufs[3 * 64];
+  size_t lens[3 * 64];
+  unsigned nb = 0;
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
     r.off += (size_t)nneed * 8;
     dsm__page_t *p = dsm__page(pg);
-    bufs[2 * k] = p->pv ? p->pv : zeros;
-    lens[2 * k] = dsm__nprocs * 4;
     /* Written in our open interval: the twin is the page as of our last
      * release, which is what pv says it holds. */
-    bufs[2 * k + 1] = p->dirty ? (const void *)p->twin
-                      : APP_VIEW_COPIES && p->prot != DSM__PROT_NONE ? (const void *)dsm__page_addr(pg)
-                      : (const void *)dsm__page_sys(pg);
-    lens[2 * k + 1] = DSM__PAGE;
+    const void *bytes = p->dirty ? (const void *)p->twin
+                        : APP_VIEW_COPIES && p->prot != DSM__PROT_NONE ? (const void *)dsm__page_addr(pg)
+                        : (const void *)dsm__page_sys(pg);
+    int zero = dsm__page_is_zero(bytes);
+    bufs[nb] = p->pv ? p->pv : zeros;
+    lens[nb++] = dsm__nprocs * 4;
+    bufs[nb] = &kinds[zero];
+    lens[nb++] = 4;
+    if (!zero) {
+      bufs[nb] = bytes;
+      lens[nb++] = DSM__PAGE;
+    } else {
+      DSM__STAT_INC(zero_pages_served);
+    }
     dsm__os_home_served(pg);
   }
   /* Reply outside dsm__mu would be nicer, but the reply is only queued. */
-  dsm__tp_replyv(*h, bufs, lens, 2 * count);
+  dsm__tp_replyv(*h, bufs, lens, nb);
   return 1;
 }
 

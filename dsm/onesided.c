@@ -298,11 +298,14 @@ static int finish_pages(job_t *j, dsm__call_t *c)
         return -1;
     }
   }
-  size_t one = pv_bytes + DSM__PAGE;
+  /* The reply a PAGE message would have brought (home.c), every page FULL. */
+  size_t one = pv_bytes + 4 + DSM__PAGE;
   uint8_t *out = xmalloc(one * j->count);
+  const uint32_t full = DSM__PAGE_FULL;
   for (uint32_t k = 0; k < j->count; k++) {
     memcpy(out + one * k, j->pvs + pv_bytes * k, pv_bytes);
-    memcpy(out + one * k + pv_bytes, j->pages + (size_t)DSM__PAGE * k, DSM__PAGE);
+    memcpy(out + one * k + pv_bytes, &full, 4);
+    memcpy(out + one * k + pv_bytes + 4, j->pages + (size_t)DSM__PAGE * k, DSM__PAGE);
   }
   c->reply = out;
   c->reply_len = one * j->count;

@@ -168,6 +168,19 @@ uintptr_t dsm__page_addr(uint32_t pg)
 
 uint8_t *dsm__page_sys(uint32_t pg) { return dsm__sysview + ((size_t)pg << DSM__PAGE_SHIFT); }
 
+int dsm__page_is_zero(const void *page)
+{
+  /* A page with data usually differs from zero in its first words, so
+   * this is short for them; a zero page costs one pass over 4 KiB. */
+  const uint64_t *w = page;
+  for (size_t i = 0; i < DSM__PAGE / 8; i += 8) {
+    uint64_t any = w[i] | w[i + 1] | w[i + 2] | w[i + 3] | w[i + 4] | w[i + 5] | w[i + 6] | w[i + 7];
+    if (any)
+      return 0;
+  }
+  return 1;
+}
+
 int dsm__page_owner(uint32_t pg)
 {
   const dsm__segment_t *s = seg_of_page(pg);

@@ -111,6 +111,13 @@ long dsm__page_of(const void *addr);
 int dsm__is_shared(const void *addr);
 uintptr_t dsm__page_addr(uint32_t pg);          /* application address */
 uint8_t *dsm__page_sys(uint32_t pg);            /* system-view address */
+/* A page in a PAGE reply: its version vector, its kind, and its bytes when
+ * the kind is FULL. A page of zeros (memory allocated and not yet
+ * written, the usual state of an array the master allocates and the team
+ * then fills) travels as its kind alone. */
+#define DSM__PAGE_FULL 0u
+#define DSM__PAGE_ZERO 1u
+int dsm__page_is_zero(const void *page);        /* all DSM__PAGE bytes zero? */
 /* The process that allocated the page (its heap slice's owner; rank 0 for
  * globals and the stack): the allocator's notion, fixed for the run. */
 int dsm__page_owner(uint32_t pg);

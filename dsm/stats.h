@@ -30,6 +30,7 @@
   X(diff_bytes_applied, "bytes of diff applied (encoded)")                   \
   X(pages_fetched,      "whole pages fetched from their home")               \
   X(pages_served,       "pages sent to others by this home (fetch replies)") \
+  X(zero_pages_served,  "of those, pages of zeros (sent as their kind alone)") \
   X(requests_held,      "fetches answered late: diffs or a collective to come")\
   X(invalidations,      "pages invalidated by write notices")                \
   X(mprotects,          "mprotect calls for runs of pages (batched)")        \
