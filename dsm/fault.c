@@ -117,9 +117,7 @@ static int on_fault(void *addr, int serious)
       write_fault((uint32_t)pg);
     if (t0)
       dsm__prof_span("fault", t0, dsm__now_ns(), dsm__page_addr((uint32_t)pg));
-  } else if (prot == DSM__PROT_READ) {
-    /* done above */
-  } else {
+  } else if (prot != DSM__PROT_READ) {
     DSM__DEBUG("fault at %p on writable page %ld: not a protocol fault", addr, pg);
     return 0;   /* writable and still faulting: not a protocol fault */
   }
