@@ -17,6 +17,18 @@ extern int      dsm__started;     /* dsm_startup has run */
 extern int      dsm__verbose;     /* DSM_DEBUG=1 */
 extern int      dsm__peers_known; /* the transport knows every peer address */
 
+/* Application threads per process (dsmrun --threads; threads.c), and the
+ * gate that admits one of them at a time into the protocol. drop releases
+ * the gate whatever the depth and returns the depth for take. */
+#define DSM__MAX_THREADS 256
+extern unsigned dsm__threads;
+void dsm__threads_init(void);
+void dsm__gate_enter(void);
+void dsm__gate_leave(void);
+unsigned dsm__gate_drop(void);
+void dsm__gate_take(unsigned depth);
+int dsm__gate_held(void);
+
 /* Exit status of a process stopped because the job failed (another rank died,
  * a peer went silent, an ABORT arrived). dsmrun reports the rank whose failure
  * came first, not the ones that stopped because of it. */

@@ -77,6 +77,9 @@ static void write_fault(uint32_t pg)
  * than the twin). Elsewhere the bit stays clear: the page is made readable
  * first and the write faults a second time, as libsigsegv alone would. */
 static __thread int fault_write __attribute__((tls_model("initial-exec")));
+/* The writable page this thread last faulted on (threads.c: a fault lost to
+ * another thread's), -1 when the last fault was served. */
+static __thread long retried __attribute__((tls_model("initial-exec"))) = -1;
 static struct sigaction sigsegv_next;
 
 static void note_fault_kind(int sig, siginfo_t *si, void *uc)
@@ -103,11 +106,20 @@ static int on_fault(void *addr, int serious)
   DSM__STAT_INC(fault_signals);
   if (dsm__tp_first_use)
     dsm__tp_first_use();    /* the fault may wait for a peer: see transport.h */
+  /* With several threads in the process (threads.c), another may have
+   * served this page between the access and the gate: what the page
+   * allows now decides. */
+  dsm__gate_enter();
   pthread_mutex_lock(&dsm__mu);
   int prot = dsm__page((uint32_t)pg)->prot;
-  if (prot == DSM__PROT_READ)
+  /* A readable page faults on a write, unless another thread made it
+   * readable meanwhile; where the fault's kind is unknown (not x86-64), a
+   * second fault of this thread on the page says it was a write. */
+  int as_write = prot == DSM__PROT_READ && (write || dsm__threads == 1 || pg == retried);
+  if (as_write)
     write_fault_locked((uint32_t)pg);   /* the common write fault: one lock, not two */
   pthread_mutex_unlock(&dsm__mu);
+  int ours = 1;
   if (prot == DSM__PROT_NONE) {
     DSM__STAT_INC(read_faults);
     dsm__prof_fault((uint32_t)pg, 0);
@@ -118,10 +130,38 @@ static int on_fault(void *addr, int serious)
     if (t0)
       dsm__prof_span("fault", t0, dsm__now_ns(), dsm__page_addr((uint32_t)pg));
   } else if (prot != DSM__PROT_READ) {
-    DSM__DEBUG("fault at %p on writable page %ld: not a protocol fault", addr, pg);
-    return 0;   /* writable and still faulting: not a protocol fault */
+    /* Writable and faulting: another thread of this process opened the
+     * page while this one waited for the gate, which the access will
+     * find when it runs again; but the same page faulting twice in a row
+     * while writable is not a protocol fault. */
+    ours = dsm__threads > 1 && pg != retried;
+    retried = ours ? pg : -1;
+    if (!ours)
+      DSM__DEBUG("fault at %p on writable page %ld: not a protocol fault", addr, pg);
+  } else {
+    retried = as_write ? -1 : pg;
   }
-  return 1;
+  if (prot == DSM__PROT_NONE)
+    retried = -1;
+  dsm__gate_leave();
+  return ours;
+}
+
+/* A thread the runtime starts (an OpenMP worker) gets its own alternate
+ * signal stack: the handler may fetch a page, which takes more stack than
+ * a small thread's guard allows to be sure of, and the thread may run on a
+ * stack in shared memory. */
+void dsm__fault_thread_init(void)
+{
+  if (!dsm__protect)
+    return;
+  size_t sz = 256 * 1024;
+  void *st = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (st == MAP_FAILED)
+    dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a signal stack: %s", strerror(errno));
+  stack_t ss = { .ss_sp = st, .ss_size = sz, .ss_flags = 0 };
+  if (sigaltstack(&ss, NULL) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "sigaltstack: %s", strerror(errno));
 }
 
 void dsm__fault_init(void)

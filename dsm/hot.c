@@ -91,7 +91,10 @@ void dsm__hot_drop(uint32_t pg, dsm__page_t *p)
 int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed)
 {
   if (!p->hot) {
-    if (since == 0 || since > HOT_IDLE || nhot >= hot_max() || p->prot != DSM__PROT_WRITE ||
+    /* With several threads in the process a page written through a release
+     * could lose a write made while the release reads it (interval.c). */
+    if (dsm__threads > 1 ||
+        since == 0 || since > HOT_IDLE || nhot >= hot_max() || p->prot != DSM__PROT_WRITE ||
         dsm__os_home_registered(pg))
       return 0;
     if (nhot == hot_cap) {

@@ -195,6 +195,19 @@ static void release(dsm__carry_t **carry, int scan)
   dsm__vt[me] = iv->idx;
   memcpy(iv->vt, dsm__vt, dsm__nprocs * sizeof(uint32_t));
 
+  /* Other threads of this process (threads.c) keep running through the
+   * release: a write landing between a page's diff and its protection would
+   * be in neither this interval nor the next. So with more than one thread
+   * every written page is write-protected before any diff is made, and a
+   * write after that faults and waits for the gate. (No page turns hot
+   * then, hot.c: a hot page is left writable through releases.) */
+  if (dsm__threads > 1) {
+    for (size_t i = 0; i < dsm__ndirty; i++)
+      if (dsm__page(dsm__dirty[i])->prot == DSM__PROT_WRITE)
+        dsm__prot_queue(dsm__dirty[i], DSM__PROT_READ);
+    dsm__prot_flush();
+  }
+
   /* Only used under dsm__mu, so one buffer serves everyone. */
   static uint8_t tmp[5 * DSM__PAGE / 2 + 64];
   DSM__ASSERT(dsm__diff_max(DSM__PAGE) <= sizeof tmp);

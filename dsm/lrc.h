@@ -132,6 +132,7 @@ void dsm__hot_drop(uint32_t pg, dsm__page_t *p);
 /* ---- fault.c: access detection ------------------------------------------------------- */
 
 void dsm__fault_init(void);
+void dsm__fault_thread_init(void);   /* a worker thread's own signal stack */
 
 /* ---- fetch.c: copies homed elsewhere ---------------------------------------------------- */
 

@@ -100,10 +100,12 @@ __asm__(".text\n"
 
 void dsm__on_private_stack(void (*fn)(void *), void *arg)
 {
+  dsm__gate_enter();
   if (private_stack_top && dsm__is_shared(__builtin_frame_address(0)))
     dsm__call_on_stack(fn, arg, private_stack_top);
   else
     fn(arg);
+  dsm__gate_leave();
 }
 
 /* ---- start-up and shutdown ----------------------------------------------------- */
@@ -140,6 +142,7 @@ void dsm__runtime_init(void)
     dsm__rank = 0;
     dsm__nprocs = 1;
   }
+  dsm__threads_init();
   dsm__bind_cpu();
   keep_freed_memory();
 

@@ -55,7 +55,10 @@ static int opens_ahead(uint32_t pg, uint32_t k)
 
 void dsm__write_ahead(uint32_t pg)
 {
-  uint32_t max = write_ahead_max();
+  /* With several threads in the process the comparison at the release
+   * could miss a write another thread makes before the page is protected
+   * again (dsm/threads.c): no pages are opened ahead then. */
+  uint32_t max = dsm__threads > 1 ? 0 : write_ahead_max();
   if (pg != stream_next || !max) {
     stream_next = pg + 1;
     stream_run = 0;

@@ -39,6 +39,9 @@ DSM_API void     dsm_exit(int status)                /* all processes; collectiv
                  __attribute__((noreturn));
 DSM_API unsigned dsm_proc_id(void);                  /* 0..nprocs-1; 0 is the master */
 DSM_API unsigned dsm_nprocs(void);
+/* OpenMP threads each process runs (dsmrun --threads; 1 by default). The
+ * protocol is per process: the threads of one share its pages. */
+DSM_API unsigned dsm_threads(void);
 
 /* ---- shared memory ------------------------------------------------------ */
 DSM_API void    *dsm_malloc(size_t size);            /* shared heap; any process, any time */
