@@ -27,6 +27,10 @@
  * file descriptors and the library's vector timestamps grow with N. */
 #define DSMRUN_MAX_PROCS 1024
 
+/* Most application threads per process (--threads); libdsm's limit on
+ * DSM_THREADS (DSM__MAX_THREADS in dsm/dsm_internal.h). */
+#define DSMRUN_MAX_THREADS 256
+
 /* Exit status for bad usage (options, hostfile, missing program). */
 #define DSMRUN_EXIT_USAGE 2
 
@@ -64,6 +68,7 @@ typedef struct dsmrun_opts {
   int tag_output;
   int verbose;
   const char *bind_to; /* --bind-to: "core" or "none"; NULL = libdsm's default (core) */
+  unsigned threads;   /* --threads: DSM_THREADS for every rank; 0 = not given */
   char *profile;      /* --profile FILE, made absolute: DSM_PROFILE for every rank */
   char **prog;        /* prog and its arguments, NULL-terminated */
 } dsmrun_opts_t;
@@ -197,11 +202,12 @@ typedef struct dsmrun_place {
 } dsmrun_place_t;
 dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmrun_place_t *pl,
                                const char *master, const char *key, int lifeline);
-/* dsmrun's environment without stale job variables: for ranks started here
- * and for launchers that exec their arguments. */
-dsmrun_strv_t dsmrun_env_local(int stats_set);
+/* dsmrun's environment without stale job variables (and without the
+ * settings that options given in o replace): for ranks started here and for
+ * launchers that exec their arguments. */
+dsmrun_strv_t dsmrun_env_local(const dsmrun_opts_t *o);
 /* Its DSM_* and OMP_* settings, for ranks that sshd gives a fresh one. */
-dsmrun_strv_t dsmrun_env_forwarded(int stats_set);
+dsmrun_strv_t dsmrun_env_forwarded(const dsmrun_opts_t *o);
 /* A random port for the master in 20000..60999, checked to be free here
  * when check_local. */
 unsigned dsmrun_pick_port(int check_local);

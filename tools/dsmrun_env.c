@@ -7,12 +7,16 @@
  *   DSM_KEY              128 random bits; datagrams carry it (or a MAC
  *                        under it), so that two jobs never mix
  *   DSM_TIMEOUT, DSM_TRANSPORT, DSM_STATS   from the options
+ *   DSM_THREADS          application threads per process (--threads)
  *   DSM_LIFELINE         the descriptor of the lifeline (dsmrun_spawn.c)
  *
  * Ranks started here inherit the rest of dsmrun's environment, with stale
- * values of these variables taken out. Ranks started through ssh get a
- * fresh environment from sshd, so the library's and OpenMP's settings
- * (DSM_DEBUG, DSM_STATS=json:..., OMP_*) are carried over explicitly.
+ * values of these variables taken out. DSM_STATS and DSM_THREADS are
+ * settings a user may export as well: an inherited one is stale only when
+ * the option that sets it was given, and passes through otherwise. Ranks
+ * started through ssh get a fresh environment from sshd, so the library's
+ * and OpenMP's settings (DSM_DEBUG, DSM_STATS=json:..., DSM_THREADS, OMP_*)
+ * are carried over explicitly.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -27,8 +31,12 @@
 
 extern char **environ;
 
-/* A variable that dsmrun sets for every rank, so an inherited value is stale. */
-static int is_job_var(const char *e, int stats_set)
+/* A variable that dsmrun sets for every rank, so an inherited value is stale.
+ * It must be left out, not just outranked: a local rank's environment would
+ * hold the name twice (glibc's getenv finds the inherited one, which comes
+ * first), and the env(1) that starts an ssh rank applies the forwarded
+ * settings after the job's variables. */
+static int is_job_var(const char *e, const dsmrun_opts_t *o)
 {
   static const char *const ours[] = {
     "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
@@ -38,7 +46,8 @@ static int is_job_var(const char *e, int stats_set)
   for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
     if (strncmp(e, ours[i], strlen(ours[i])) == 0)
       return 1;
-  return stats_set && strncmp(e, "DSM_STATS=", 10) == 0;
+  return (o->stats && strncmp(e, "DSM_STATS=", 10) == 0)
+      || (o->threads && strncmp(e, "DSM_THREADS=", 12) == 0);
 }
 
 dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmrun_place_t *pl,
@@ -56,6 +65,8 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmru
   dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_HOST_INDEX=%u", pl->host));
   if (j->o.bind_to)
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_CPU_BIND=%s", j->o.bind_to));
+  if (j->o.threads)
+    dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_THREADS=%u", j->o.threads));
   if (j->o.stats)
     dsmrun_strv_push(&v, dsmrun_xstrdup("DSM_STATS=1"));
   if (j->o.profile)
@@ -67,11 +78,11 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmru
 
 /* dsmrun's environment minus stale job variables; with settings_only, just
  * the DSM_* and OMP_* among them. */
-static dsmrun_strv_t inherited(int stats_set, int settings_only)
+static dsmrun_strv_t inherited(const dsmrun_opts_t *o, int settings_only)
 {
   dsmrun_strv_t env = { 0 };
   for (char **e = environ; *e; e++) {
-    if (is_job_var(*e, stats_set))
+    if (is_job_var(*e, o))
       continue;
     if (!settings_only || strncmp(*e, "DSM_", 4) == 0 || strncmp(*e, "OMP_", 4) == 0)
       dsmrun_strv_push(&env, *e);
@@ -79,8 +90,8 @@ static dsmrun_strv_t inherited(int stats_set, int settings_only)
   return env;
 }
 
-dsmrun_strv_t dsmrun_env_local(int stats_set) { return inherited(stats_set, 0); }
-dsmrun_strv_t dsmrun_env_forwarded(int stats_set) { return inherited(stats_set, 1); }
+dsmrun_strv_t dsmrun_env_local(const dsmrun_opts_t *o) { return inherited(o, 0); }
+dsmrun_strv_t dsmrun_env_forwarded(const dsmrun_opts_t *o) { return inherited(o, 1); }
 
 /* A random port for the master in 20000..60999. When rank 0 runs here, make
  * sure nothing holds it (UDP for the transport, TCP for whatever bootstraps

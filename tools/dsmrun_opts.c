@@ -21,6 +21,10 @@ static const char usage_text[] =
   "Start N processes of prog as one ompdsm job.\n"
   "\n"
   "  -n, --np N            number of processes (1..%d)\n"
+  "  -t, --threads T       application threads per process (1..%d, DSM_THREADS);\n"
+  "                        OpenMP thread r*T+t is thread t of rank r. Without it,\n"
+  "                        OMP_NUM_THREADS=M asks for M threads over the job,\n"
+  "                        ceil(M/N) per process\n"
   "      --host LIST       hosts as host[:slots],... (default slots 1)\n"
   "      --hostfile FILE   lines 'host [slots=K] [addr=IP]', '#' comments\n"
   "      --launcher CMD    start the ranks of every host with CMD, where {host}\n"
@@ -35,9 +39,9 @@ static const char usage_text[] =
   "                        (DSM_TIMEOUT, default 30)\n"
   "      --max-time S      stop the whole job after S seconds of wall-clock time\n"
   "      --tag-output      prefix every output line with [rank]\n"
-  "      --bind-to B       core (default): pin each rank to a CPU of its host when\n"
-  "                        the host has a CPU for each of its ranks; none: do not\n"
-  "                        (DSM_CPU_BIND)\n"
+  "      --bind-to B       core (default): pin each rank to CPUs of its host, one\n"
+  "                        for each of its threads, when the host has a CPU for each\n"
+  "                        thread of its ranks; none: do not (DSM_CPU_BIND)\n"
   "  -v, --verbose         print how each rank is started\n"
   "  -h, --help            print this help and exit\n"
   "  -V, --version         print the version and exit\n"
@@ -49,7 +53,7 @@ static const char usage_text[] =
 
 static void usage(FILE *f)
 {
-  fprintf(f, usage_text, DSMRUN_MAX_PROCS);
+  fprintf(f, usage_text, DSMRUN_MAX_PROCS, DSMRUN_MAX_THREADS);
 }
 
 static long parse_long_opt(const char *opt, const char *s, long min, long max)
@@ -80,6 +84,7 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
          OPT_TIMEOUT, OPT_MAX_TIME, OPT_TAG_OUTPUT, OPT_BIND_TO, OPT_PROFILE };
   static const struct option longopts[] = {
     { "np",         required_argument, NULL, 'n' },
+    { "threads",    required_argument, NULL, 't' },
     { "host",       required_argument, NULL, OPT_HOST },
     { "hostfile",   required_argument, NULL, OPT_HOSTFILE },
     { "launcher",   required_argument, NULL, OPT_LAUNCHER },
@@ -102,11 +107,14 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
   opterr = 0;
   /* '+': stop at the program name, so that its options stay its own. */
   int c;
-  while ((c = getopt_long(argc, argv, "+:n:vhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+:n:t:vhV", longopts, NULL)) != -1) {
     switch (c) {
     case 'n':
       o->np = (unsigned)parse_long_opt("-n", optarg, 1, DSMRUN_MAX_PROCS);
       have_np = 1;
+      break;
+    case 't':
+      o->threads = (unsigned)parse_long_opt("--threads", optarg, 1, DSMRUN_MAX_THREADS);
       break;
     case OPT_HOST:      o->host_list = optarg; break;
     case OPT_HOSTFILE:  o->hostfile = optarg; break;
@@ -153,7 +161,9 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
       printf("dsmrun (ompdsm) %s\n", DSM_VERSION);
       exit(0);
     case ':':
-      if (optopt && optopt < 256)
+      /* A long option with a short twin (--np, --threads) has optopt set
+       * too: name it as the user wrote it. */
+      if (optopt && optopt < 256 && strncmp(argv[optind - 1], "--", 2) != 0)
         dsmrun_usage_error("option -%c needs an argument (see dsmrun --help)", optopt);
       dsmrun_usage_error("option %s needs an argument (see dsmrun --help)", argv[optind - 1]);
     case '?':

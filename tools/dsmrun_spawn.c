@@ -185,8 +185,8 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
   c.launcher_ssh = is_ssh_like(c.launcher.v[0]);
   if (!getcwd(c.cwd, sizeof c.cwd))
     c.cwd[0] = '\0';
-  c.base_env = dsmrun_env_local(j->o.stats);
-  c.fwd = dsmrun_env_forwarded(j->o.stats);
+  c.base_env = dsmrun_env_local(&j->o);
+  c.fwd = dsmrun_env_forwarded(&j->o);
 
   for (unsigned i = 0; i < j->n; i++) {
     dsmrun_rank_t *r = &j->r[i];
