@@ -75,6 +75,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     mark(o, t->file, t->line);
   while (o->line < t->line) { fputc('\n', o->f); o->line++; }
   fputc(' ', o->f);
+  if (t->thread_before) fputs("_Thread_local ", o->f);
   const char *text = t->text;
   if (t->kind == IDENTIFIER && !t->is_member) {
     if (t->is_use && t->sym) text = sym_text(ctx, t->sym);

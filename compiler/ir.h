@@ -36,6 +36,8 @@ typedef struct Token {
   int is_use;        /* identifier in expression position */
   int is_member;     /* identifier after . or -> */
   Tag *tag;          /* the tag a struct/union/enum name token refers to */
+  int thread_before; /* print _Thread_local before it: the first specifier of a
+                        threadprivate variable's declaration */
 } Token;
 
 extern Token *toks;

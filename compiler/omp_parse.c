@@ -506,7 +506,12 @@ Omp *omp_parse(int t)
         Sym *y = scope_lookup_before(toks[pos].text, t);
         if (!y || y->kind != SYM_VAR) error_at(pos, "'%s' is not a variable", toks[pos].text);
         else if (y->depth > 0 && !y->is_static) error_at(pos, "threadprivate variable '%s' must be a global or static", y->name);
-        else y->threadprivate = 1;
+        else {
+          y->threadprivate = 1;
+          /* Several OpenMP threads per process (dsmrun --threads): one
+             copy per thread, as the directive says. */
+          if (!y->is_thread && y->spec_ft >= 0) toks[y->spec_ft].thread_before = 1;
+        }
         pos++;
       } while (accept(","));
       expect(")");

@@ -29,10 +29,14 @@
 #include "transport.h"
 #include "lock.h"
 
-/* Manager: hand a signalled waiter whose SLEEP is here to its predecessor. */
+/* Manager: hand a signalled waiter whose SLEEP is here to its predecessor,
+ * or wake it if it takes the lock again itself. */
 static void dispatch(dsm__lk_t *lk, unsigned lock, dsm__cwait_t *w)
 {
-  dsm__lk_route(lk, lock, w->prev, w->h, w->rank, w->known);
+  if (w->who & DSM__CV_NOLOCK)
+    dsm__tp_reply(w->h, NULL, 0);
+  else
+    dsm__lk_route(lk, lock, w->prev, w->h, w->rank, w->known);
   free(w->known);
   free(w);
 }
@@ -51,10 +55,12 @@ static void unlink_waiter(dsm__lk_t *lk, dsm__cwait_t *w)
 void dsm__cond_handle(const dsm__msg_t *m, dsm__rd_t *r, unsigned op)
 {
   unsigned cond = dsm__rd_u32(r), lock = dsm__rd_u32(r);
-  uint32_t all = 0;
+  uint32_t all = 0, who = 0;
   uint32_t *known = NULL;
   if (op == DSM__CV_SIGNAL)
     all = dsm__rd_u32(r);
+  else
+    who = dsm__rd_u32(r);
   if (op == DSM__CV_SLEEP) {
     known = malloc(dsm__nprocs * sizeof(uint32_t));
     if (!known || dsm__vt_decode(r, known) < 0)
@@ -72,15 +78,16 @@ void dsm__cond_handle(const dsm__msg_t *m, dsm__rd_t *r, unsigned op)
     if (!w) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     w->cond = cond;
     w->rank = m->origin;
+    w->who = who;
     while (*pp) {
-      if ((*pp)->rank == m->origin)
+      if ((*pp)->rank == m->origin && (*pp)->who == who)
         dsm__fatal(DSM__EXIT_FATAL, "rank %u waits on condition %u twice", m->origin, cond);
       pp = &(*pp)->next;
     }
     *pp = w;
   } else if (op == DSM__CV_SLEEP) {
     dsm__cwait_t *w = *head;
-    while (w && w->rank != m->origin) w = w->next;
+    while (w && (w->rank != m->origin || w->who != who)) w = w->next;
     if (!w || w->has_h)
       dsm__fatal(DSM__EXIT_FATAL, "condition %u: SLEEP from rank %u, which is not waiting",
                  cond, m->origin);
@@ -100,7 +107,8 @@ void dsm__cond_handle(const dsm__msg_t *m, dsm__rd_t *r, unsigned op)
       if (w->cond != cond || w->signalled)
         continue;
       w->signalled = 1;
-      w->prev = dsm__lk_enqueue(lk, w->rank);
+      if (!(w->who & DSM__CV_NOLOCK))
+        w->prev = dsm__lk_enqueue(lk, w->rank);
       if (w->has_h) {
         unlink_waiter(lk, w);
         dispatch(lk, lock, w);
@@ -132,7 +140,7 @@ static void wait_impl(void *p)
                "forever", c->cond, c->lock);
   DSM__STAT_INC(cond_waits);
 
-  uint32_t w[3] = { DSM__CV_WAIT, c->cond, c->lock };
+  uint32_t w[4] = { DSM__CV_WAIT, c->cond, c->lock, 0 };
   dsm__tp_call(mgr, DSM__MSG_COND, w, sizeof w, NULL, NULL);
 
   dsm__buf_t b = { 0 };
@@ -141,6 +149,7 @@ static void wait_impl(void *p)
   dsm__buf_u32(&b, DSM__CV_SLEEP);
   dsm__buf_u32(&b, c->cond);
   dsm__buf_u32(&b, c->lock);
+  dsm__buf_u32(&b, 0);
   dsm__vt_encode(&b, dsm__known);
   pthread_mutex_unlock(&dsm__mu);
 
@@ -181,3 +190,51 @@ static void signal_common(unsigned cond, unsigned lock, int all)
 
 void dsm_cond_signal(unsigned cond, unsigned lock) { signal_common(cond, lock, 0); }
 void dsm_cond_broadcast(unsigned cond, unsigned lock) { signal_common(cond, lock, 1); }
+
+/* ---- the wait of one thread among several in the process ------------------------
+ *
+ * With several threads per process (sync/omp_llock.c) the process may hold
+ * the lock for a sibling while this thread waits, so the waiter does not
+ * get the lock with its wake-up: it joins the queue while the lock is held
+ * (enqueue), lets the lock go by the OpenMP layer's rules, sleeps until
+ * signalled, and takes the lock again like any acquirer, which brings what
+ * the signaller wrote. who is the thread's local number. */
+struct cond_nl { unsigned cond, lock, who; };
+
+static void enqueue_impl(void *p)
+{
+  struct cond_nl *c = p;
+  uint32_t w[4] = { DSM__CV_WAIT, c->cond, c->lock, c->who | DSM__CV_NOLOCK };
+  DSM__STAT_INC(cond_waits);
+  dsm__tp_call(dsm__lk_manager(c->lock), DSM__MSG_COND, w, sizeof w, NULL, NULL);
+}
+
+static void sleep_impl(void *p)
+{
+  struct cond_nl *c = p;
+  dsm__buf_t b = { 0 };
+  dsm__buf_u32(&b, DSM__CV_SLEEP);
+  dsm__buf_u32(&b, c->cond);
+  dsm__buf_u32(&b, c->lock);
+  dsm__buf_u32(&b, c->who | DSM__CV_NOLOCK);
+  pthread_mutex_lock(&dsm__mu);
+  dsm__vt_encode(&b, dsm__known);
+  pthread_mutex_unlock(&dsm__mu);
+  /* The signal may come from a thread of this process: let it in. */
+  unsigned g = dsm__gate_drop();
+  dsm__tp_call(dsm__lk_manager(c->lock), DSM__MSG_COND, b.p, b.len, NULL, NULL);
+  dsm__gate_take(g);
+  dsm__buf_free(&b);
+}
+
+void dsm__cond_enqueue(unsigned cond, unsigned lock, unsigned who)
+{
+  struct cond_nl c = { cond, lock, who };
+  dsm__on_private_stack(enqueue_impl, &c);
+}
+
+void dsm__cond_sleep(unsigned cond, unsigned lock, unsigned who)
+{
+  struct cond_nl c = { cond, lock, who };
+  dsm__on_private_stack(sleep_impl, &c);
+}

@@ -515,7 +515,12 @@ static void acquire_impl(void *p)
 
   void *reply = NULL;
   size_t len = 0;
+  /* The holder may be waiting for a thread of this process (dsm/threads.c):
+   * the gate is let go until the grant comes. The OpenMP layer keeps the
+   * process's other threads out of this lock meanwhile (omp_llock.c). */
+  unsigned g = dsm__gate_drop();
   dsm__tp_call(dsm__lk_manager(c->id), DSM__MSG_LOCK, b.p, b.len, &reply, &len);
+  dsm__gate_take(g);
   dsm__buf_free(&b);
   DSM__STAT_INC(lock_remote);
   uint32_t ok = 0;

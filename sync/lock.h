@@ -22,14 +22,20 @@ enum {
   DSM__LK_YIELD,     /* to the manager from the idle holder: id; the reply is
                         2 (keep it: nobody asked since its own last request)
                         or 3 (someone did: hand it on and ask again) */
-  DSM__CV_WAIT,      /* to the lock's manager: cond, lock (join the queue) */
-  DSM__CV_SLEEP,     /* to the lock's manager: cond, lock, known vt; the reply is the lock */
+  DSM__CV_WAIT,      /* to the lock's manager: cond, lock, who (join the queue) */
+  DSM__CV_SLEEP,     /* to the lock's manager: cond, lock, who, known vt; the reply is the
+                        lock, or with DSM__CV_NOLOCK in who an empty wake-up */
   DSM__CV_SIGNAL,    /* to the lock's manager: cond, lock, all */
 };
 
+/* who: which thread of the process waits (its local number), and whether
+ * the wake-up leaves the lock to be taken again separately (NOLOCK: the
+ * OpenMP layer with several threads per process, sync/omp_llock.c). */
+#define DSM__CV_NOLOCK 0x80000000u
+
 /* A process waiting on a condition, kept by the lock's manager in FIFO order. */
 typedef struct dsm__cwait {
-  unsigned cond, rank;
+  unsigned cond, rank, who;
   int signalled;          /* already queued for the lock, behind prev */
   unsigned prev;
   int has_h;              /* its SLEEP request has arrived */
@@ -64,5 +70,9 @@ void       dsm__cond_handle(const dsm__msg_t *m, dsm__rd_t *r, unsigned op);
 
 /* Try to acquire without waiting; 1 on success. */
 int        dsm__lock_try(unsigned id);
+/* cond.c, for a thread among several of a process: join the condition's
+ * queue (lock held), then sleep until signalled without taking the lock. */
+void       dsm__cond_enqueue(unsigned cond, unsigned lock, unsigned who);
+void       dsm__cond_sleep(unsigned cond, unsigned lock, unsigned who);
 
 #endif

@@ -11,31 +11,49 @@
  * before its ids wrap (ranks are below 1024, so ids stay below 0x50000000).
  * The id spreads the locks' managers over the ranks (id % nprocs).
  *
- * One OpenMP thread is one DSM process, so which locks this thread holds is
- * private knowledge: a nestable lock's depth is counted in a private table,
- * and the owner/count fields of the shared object are only set at init
- * (writing them at each set/unset would send a diff along with every grant).
+ * Which locks a thread holds is private knowledge: a nestable lock's depth
+ * is counted in a table of the thread's own, and the owner/count fields of
+ * the shared object are only set at init (writing them at each set/unset
+ * would send a diff along with every grant). With several threads per
+ * process (dsmrun --threads) the process's threads settle who holds a lock
+ * before one of them asks the DSM (omp_llock.c).
  */
 #include <stdlib.h>
 
 #include "dsm_internal.h"
 #include "omp.h"
 #include "lock.h"
+#include "omp_team.h"
 
 #define DSM__OMP_LOCK_BASE 0x40000000u
 #define DSM__OMP_LOCK_END  0x50000000u
 
-static unsigned counter;           /* application thread only */
+static unsigned counter;           /* atomic: any thread may init */
 
 struct nest { unsigned id; int depth; };
-static struct nest *nests;         /* nestable locks this process holds */
-static size_t nnests, nests_cap;
+static __thread struct nest *nests;   /* nestable locks this thread holds */
+static __thread size_t nnests, nests_cap;
+
+static void acquire(unsigned id)
+{
+  if (dsm__omp_tpp() > 1) dsm__llock_acquire(id);
+  else dsm_lock_acquire(id);
+}
+static void release(unsigned id)
+{
+  if (dsm__omp_tpp() > 1) dsm__llock_release(id);
+  else dsm_lock_release(id);
+}
+static int try_acquire(unsigned id)
+{
+  return dsm__omp_tpp() > 1 ? dsm__llock_try(id) : dsm__lock_try(id);
+}
 
 static unsigned new_id(void)
 {
   if (dsm__rank >= 1024)
     dsm__fatal(DSM__EXIT_FATAL, "omp_init_lock: OpenMP locks support at most 1024 processes");
-  unsigned c = counter++ & 0x3ffffu;
+  unsigned c = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED) & 0x3ffffu;
   return DSM__OMP_LOCK_BASE + ((dsm__rank << 18) | c);
 }
 
@@ -60,19 +78,19 @@ void omp_destroy_lock(omp_lock_t *lock)
 void omp_set_lock(omp_lock_t *lock)
 {
   check_id(lock->id, "omp_set_lock");
-  dsm_lock_acquire(lock->id);
+  acquire(lock->id);
 }
 
 void omp_unset_lock(omp_lock_t *lock)
 {
   check_id(lock->id, "omp_unset_lock");
-  dsm_lock_release(lock->id);
+  release(lock->id);
 }
 
 int omp_test_lock(omp_lock_t *lock)
 {
   check_id(lock->id, "omp_test_lock");
-  return dsm__lock_try(lock->id);
+  return try_acquire(lock->id);
 }
 
 static struct nest *nest_find(unsigned id)
@@ -115,7 +133,7 @@ void omp_set_nest_lock(omp_nest_lock_t *lock)
     n->depth++;
     return;
   }
-  dsm_lock_acquire(lock->id);
+  acquire(lock->id);
   nest_add(lock->id);
 }
 
@@ -128,7 +146,7 @@ void omp_unset_nest_lock(omp_nest_lock_t *lock)
   if (--n->depth > 0)
     return;
   *n = nests[--nnests];
-  dsm_lock_release(lock->id);
+  release(lock->id);
 }
 
 int omp_test_nest_lock(omp_nest_lock_t *lock)
@@ -137,7 +155,7 @@ int omp_test_nest_lock(omp_nest_lock_t *lock)
   struct nest *n = nest_find(lock->id);
   if (n)
     return ++n->depth;
-  if (!dsm__lock_try(lock->id))
+  if (!try_acquire(lock->id))
     return 0;
   nest_add(lock->id);
   return 1;

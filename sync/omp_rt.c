@@ -2,9 +2,14 @@
  * omp_rt.c — the OpenMP runtime that ompdsmcc-generated code calls
  * (include/ompdsm_rt.h) and the omp.h API, on top of libdsm.
  *
- * One OpenMP thread is one DSM process: thread number = rank, and a team of k
- * threads is ranks 0..k-1. A parallel region is a fork/join; a nested region
- * runs serialized on the thread that meets it.
+ * A process runs T OpenMP threads (dsmrun --threads, dsm/threads.c; 1 by
+ * default): thread number = rank * T + its number in the process, and a
+ * team of k threads is the first k of those. A parallel region is a
+ * fork/join of the processes (forkjoin.c), each of which forks and joins its
+ * threads (omp_team.c); a nested region runs serialized on the thread that
+ * meets it. With T > 1 a barrier is first one of the process's threads, the
+ * last of which does the process's DSM barrier; locks are settled among a
+ * process's threads before one of them asks the DSM (omp_llock.c).
  *
  * What costs messages:
  *   static loops         nothing (each thread computes its chunks)
@@ -30,6 +35,7 @@
 #include "lrc.h"
 #include "omp.h"
 #include "ompdsm_rt.h"
+#include "omp_team.h"
 #include "runtime.h"
 #include "sync.h"
 #include "transport.h"
@@ -46,14 +52,17 @@
 
 /* ---- team state (per process) -------------------------------------------------- */
 
-static int thread_num;          /* in the innermost active region */
-static int num_threads = 1;
-static int level;               /* nesting depth, active or not */
-static int active;              /* inside an active (multi-process) region */
-static uint64_t region_seq;     /* which region: loop ids are per region */
-static uint32_t ws_seq;         /* worksharing constructs met in this region */
+/* Per thread: the innermost region's view. */
+static __thread int thread_num;          /* in the innermost active region */
+static __thread int num_threads = 1;
+static __thread int level;               /* nesting depth, active or not */
+static __thread int active;              /* inside an active (multi-thread) region */
+static __thread unsigned nlocal = 1;     /* threads of this process in the team */
+static __thread unsigned team_procs = 1; /* processes in the team */
+static __thread uint64_t region_seq;     /* which region: loop ids are per region */
+static __thread uint32_t ws_seq;         /* worksharing constructs met in this region */
 static int default_threads;     /* omp_set_num_threads / OMP_NUM_THREADS */
-static omp_sched_t run_sched = omp_sched_static;
+static __thread omp_sched_t run_sched = omp_sched_static;
 
 /* This thread's current worksharing construct (loop, sections, single). A
  * serialized nested region saves and restores it around its own. */
@@ -61,14 +70,40 @@ struct loop_req { uint64_t key; int64_t count, chunk; int32_t sched, nth; };
 /* local_next: the local or static schedule's position; first: the dynamic
  * schedule's first chunk, which no one is asked for (below); done: rank 0
  * said the loop has no iterations left, so asking again is pointless. */
-static struct { struct loop_req req; int local, first, done; int64_t local_next; } cur;
-static int run_chunk;
+static __thread struct { struct loop_req req; int local, first, done; int64_t local_next; } cur;
+static __thread int run_chunk;
+
+/* Threads per process for OpenMP. A program with tasks runs one (tasks
+ * move between processes, task.c, not yet between the threads of one). */
+static unsigned tpp(void)
+{
+  if (dsm__threads > 1 && dsm__tasks_declared()) {
+    static int warned;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED) && dsm__rank == 0)
+      fprintf(stderr, "ompdsm: warning: this program uses OpenMP tasks, which run with one "
+              "thread per process: --threads %u is ignored\n", dsm__threads);
+    return 1;
+  }
+  return dsm__threads;
+}
+
+unsigned dsm__omp_tpp(void) { return tpp(); }
+
+/* The most threads a team can have: every thread of the job. */
+static unsigned job_threads(void) { return dsm__nprocs * tpp(); }
 
 static unsigned team_default(void)
 {
   if (default_threads > 0)
-    return (unsigned)default_threads < dsm__nprocs ? (unsigned)default_threads : dsm__nprocs;
-  return dsm__nprocs;
+    return (unsigned)default_threads < job_threads() ? (unsigned)default_threads : job_threads();
+  return job_threads();
+}
+
+/* Threads of process `rank` in a team of nth. */
+static unsigned local_count(unsigned nth, unsigned rank)
+{
+  unsigned t = tpp(), first = rank * t;
+  return nth <= first ? 0 : nth - first < t ? nth - first : t;
 }
 
 static uint32_t fnv(const char *s)
@@ -123,34 +158,95 @@ void __ompdsm_main(int (*user_main)(int, char **), int argc, char **argv)
  * code sets it for the team's schedule(runtime) loops, and the team must
  * agree on the schedule of a loop), and the user's argument block after
  * it. */
-struct region_hdr { void (*fn)(void *); uint64_t seq; int32_t sched, chunk; };
+struct region_hdr { void (*fn)(void *); uint64_t seq; int32_t sched, chunk; uint32_t nth, pad; };
 
-static void region_entry(void *p)
+/* Reductions at the end of a region whose process runs several threads
+ * (__ompdsm_reduce_join): each thread lists its partials, and the process
+ * combines them in order when its threads are done, then hands the
+ * process's partial to the join as a single thread would. */
+struct joinred { void *shared; size_t count; int type, op; uint8_t *partial; };
+struct joinreds { struct joinred *v; unsigned n, cap; };
+static __thread struct joinreds my_joinreds;
+static struct joinreds **joinreds;     /* [local thread]: its my_joinreds */
+
+static void joinreds_fold(unsigned n)
+{
+  for (unsigned t = 1; t < n; t++)
+    if (joinreds[t]->n != joinreds[0]->n)
+      dsm__fatal(DSM__EXIT_FATAL, "thread %u of this process ended its region with %u "
+                 "reductions, thread 0 with %u", t, joinreds[t]->n, joinreds[0]->n);
+  for (unsigned k = 0; k < joinreds[0]->n; k++) {
+    struct joinred *a = &joinreds[0]->v[k];
+    for (unsigned t = 1; t < n; t++) {
+      struct joinred *b = &joinreds[t]->v[k];
+      if (b->type != a->type || b->op != a->op || b->count != a->count)
+        dsm__fatal(DSM__EXIT_FATAL, "thread %u of this process ended its region with "
+                   "reductions unlike thread 0's", t);
+      if (dsm__red_combine(a->type, a->op, a->partial, b->partial, a->count) < 0)
+        dsm__fatal(DSM__EXIT_FATAL, "reduction operator %d does not apply to type %d",
+                   a->op, a->type);
+    }
+    dsm__join_reduce(a->shared, a->partial, a->count, a->type, a->op);
+  }
+  for (unsigned t = 0; t < n; t++) {
+    for (unsigned k = 0; k < joinreds[t]->n; k++)
+      free(joinreds[t]->v[k].partial);
+    joinreds[t]->n = 0;
+  }
+}
+
+/* One thread of this process in the region: local is its number here. */
+static void region_thread(void *p, unsigned local)
 {
   struct region_hdr *h = p;
   int saved_tn = thread_num, saved_nt = num_threads, saved_active = active;
-  thread_num = (int)dsm__rank;
-  num_threads = (int)dsm__team;
+  unsigned saved_nl = nlocal, saved_tp = team_procs;
+  unsigned t = tpp();
+  thread_num = (int)(dsm__rank * t + local);
+  num_threads = (int)h->nth;
+  nlocal = local_count(h->nth, dsm__rank);
+  team_procs = (h->nth + t - 1) / t;
   active = 1;
   level++;
   region_seq = h->seq;
   ws_seq = 0;
   run_sched = (omp_sched_t)h->sched;
   run_chunk = h->chunk;
-  dsm__task_region_begin(h->seq);
+  if (t == 1)
+    dsm__task_region_begin(h->seq);
   h->fn(h + 1);
-  dsm__task_region_end();     /* the region's closing barrier completes its tasks */
+  if (t == 1)
+    dsm__task_region_end();   /* the region's closing barrier completes its tasks */
+  else
+    joinreds[local] = &my_joinreds;   /* folded by thread 0 once all are done */
   level--;
   thread_num = saved_tn;
   num_threads = saved_nt;
+  nlocal = saved_nl;
+  team_procs = saved_tp;
   active = saved_active;
+}
+
+/* The region on this process: its threads, then what they reduce. */
+static void region_entry(void *p)
+{
+  struct region_hdr *h = p;
+  unsigned n = local_count(h->nth, dsm__rank);
+  if (tpp() == 1) {
+    region_thread(h, 0);
+    return;
+  }
+  if (!joinreds)
+    joinreds = dsm__xcalloc(tpp(), sizeof *joinreds);
+  dsm__team_run(region_thread, h, n);
+  joinreds_fold(n);
 }
 
 void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nthreads, int if_cond)
 {
   unsigned team = nthreads ? nthreads : team_default();
-  if (team > dsm__nprocs) team = dsm__nprocs;
-  if (active || !if_cond || team <= 1 || dsm__nprocs == 1 || dsm__rank != 0) {
+  if (team > job_threads()) team = job_threads();
+  if (active || !if_cond || team <= 1 || dsm__rank != 0) {
     /* Serialized: a team of one, this thread. The enclosing construct's
      * dynamic-loop state must survive the inner region's constructs. */
     int saved_tn = thread_num, saved_nt = num_threads;
@@ -176,9 +272,17 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
   h->seq = ++region_seq;
   h->sched = (int32_t)run_sched;
   h->chunk = run_chunk;
+  h->nth = team;
+  h->pad = 0;
   if (size) memcpy(h + 1, data, size);
-  dsm__fork_team(region_entry, h, total, team);
-  dsm_join();
+  unsigned procs = (team + tpp() - 1) / tpp();
+  if (procs == 1) {
+    /* Threads of this process only: no other process takes part. */
+    region_entry(h);
+  } else {
+    dsm__fork_team(region_entry, h, total, procs);
+    dsm_join();
+  }
   free(h);
 }
 
@@ -191,12 +295,13 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
 void __ompdsm_team_check(unsigned nthreads, int if_cond, const char *where, int *warned)
 {
   unsigned want = nthreads ? nthreads : default_threads > 0 ? (unsigned)default_threads : 0;
-  if (*warned || active || !if_cond || want <= dsm__nprocs)
+  if (*warned || active || !if_cond || want <= job_threads())
     return;
   *warned = 1;
   fprintf(stderr, "ompdsm: warning: %s: the parallel region asks for %u threads; "
-          "the job has %u processes, one thread each, so its team has %u\n",
-          where, want, dsm__nprocs, dsm__nprocs);
+          "its team has %u, the threads of the job (%u process%s of %u thread%s)\n",
+          where, want, job_threads(), dsm__nprocs, dsm__nprocs == 1 ? "" : "es", tpp(),
+          tpp() == 1 ? "" : "s");
 }
 
 int __ompdsm_thread_num(void) { return thread_num; }
@@ -231,6 +336,9 @@ int __ompdsm_static_chunk(int64_t count, int64_t chunk, int64_t k, int64_t *lo, 
  * been told the loop is exhausted. */
 struct loop_entry { uint64_t key; int64_t next, count; uint32_t done_count; struct loop_entry *next_e; };
 static struct loop_entry *loops;   /* rank 0, under dsm__mu */
+/* With threads, rank 0's own threads claim from the table under dsm__mu;
+ * threads of other ranks ask it each, concurrently (the transport serves
+ * calls from any thread). */
 
 /* last: this claim took the final iterations; the claimer counts as told
  * that the loop is over and does not ask again. */
@@ -306,7 +414,7 @@ static void on_loop(const dsm__msg_t *m)
   if (m->len != sizeof q)
     dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP request from rank %u", m->origin);
   memcpy(&q, m->data, sizeof q);
-  if (q.nth < 1 || q.nth > (int32_t)dsm__nprocs || q.count < 0 ||
+  if (q.nth < 1 || q.nth > (int32_t)job_threads() || q.count < 0 ||
       (q.sched != OMPDSM_SCHED_DYNAMIC && q.sched != OMPDSM_SCHED_GUIDED))
     dsm__fatal(DSM__EXIT_FATAL, "malformed LOOP request from rank %u", m->origin);
   pthread_mutex_lock(&dsm__mu);
@@ -387,11 +495,21 @@ int __ompdsm_loop_next(int64_t *lo, int64_t *hi)
   return r.hi > r.lo;
 }
 
+static void process_barrier(void *unused)
+{
+  (void)unused;
+  dsm__barrier_red(BARRIER_ID, NULL);
+}
+
 void __ompdsm_barrier(void)
 {
   dsm__task_barrier();
-  if (active && num_threads > 1)
+  if (!active || num_threads <= 1)
+    return;
+  if (tpp() == 1)
     dsm__barrier_red(BARRIER_ID, NULL);
+  else
+    dsm__team_barrier(nlocal, team_procs > 1 ? process_barrier : NULL, NULL);
 }
 
 void __ompdsm_loop_end(int nowait)
@@ -483,6 +601,31 @@ static unsigned ordered_sema(int64_t thread)
   return base + (unsigned)thread;
 }
 
+/* The runtime's locks and conditions: DSM locks of the process, shared by
+ * its threads when it has several (omp_llock.c). In a job of one process
+ * with one thread they are not needed at all. */
+static void lock_acquire(unsigned id)
+{
+  if (tpp() > 1) dsm__llock_acquire(id);
+  else if (dsm__nprocs > 1) dsm_lock_acquire(id);
+}
+static void lock_release(unsigned id)
+{
+  if (tpp() > 1) dsm__llock_release(id);
+  else if (dsm__nprocs > 1) dsm_lock_release(id);
+}
+static void cond_wait(unsigned cond, unsigned lock)
+{
+  if (tpp() > 1) dsm__llock_cond_wait(cond, lock, (unsigned)thread_num % tpp());
+  else dsm_cond_wait(cond, lock);
+}
+static void cond_signal(unsigned cond, unsigned lock, int all)
+{
+  if (tpp() > 1) dsm__llock_cond_signal(cond, lock, all);
+  else if (all) dsm_cond_broadcast(cond, lock);
+  else dsm_cond_signal(cond, lock);
+}
+
 /* Other schedules: the next iteration allowed into the ordered block, in
  * shared memory and guarded by one DSM lock and condition variable. A
  * construct is identified by its key so a new loop starts again from
@@ -498,15 +641,15 @@ void __ompdsm_ordered_start(int64_t i)
       dsm_sema_wait(ordered_sema(thread_num));
     return;
   }
-  dsm_lock_acquire(ID_ORDERED);
+  lock_acquire(ID_ORDERED);
   while (!((ord.key == cur.req.key && ord.next == i) || (ord.key != cur.req.key && i == 0)))
-    dsm_cond_wait(ID_ORDERED, ID_ORDERED);
+    cond_wait(ID_ORDERED, ID_ORDERED);
   /* Iteration 0 of a new loop claims the record for it: next must be
    * this loop's too, or a thread waiting for iteration k would take the
    * previous loop's count k for its turn. */
   ord.key = cur.req.key;
   ord.next = i;
-  dsm_lock_release(ID_ORDERED);
+  lock_release(ID_ORDERED);
 }
 
 void __ompdsm_ordered_end(int64_t i)
@@ -518,11 +661,11 @@ void __ompdsm_ordered_end(int64_t i)
       dsm_sema_signal(ordered_sema(static_owner(i + 1)));
     return;
   }
-  dsm_lock_acquire(ID_ORDERED);
+  lock_acquire(ID_ORDERED);
   ord.key = cur.req.key;
   ord.next = i + 1;
-  dsm_cond_broadcast(ID_ORDERED, ID_ORDERED);
-  dsm_lock_release(ID_ORDERED);
+  cond_signal(ID_ORDERED, ID_ORDERED, 1);
+  lock_release(ID_ORDERED);
 }
 
 /* ---- critical, atomic, flush ----------------------------------------------------------- */
@@ -532,10 +675,10 @@ static unsigned critical_id(const char *name)
   return name ? ID_CRITICAL_BASE + (fnv(name) & 0xffffffu) + 1 : ID_CRITICAL_BASE;
 }
 
-void __ompdsm_critical_start(const char *name) { if (dsm__nprocs > 1) dsm_lock_acquire(critical_id(name)); }
-void __ompdsm_critical_end(const char *name) { if (dsm__nprocs > 1) dsm_lock_release(critical_id(name)); }
-void __ompdsm_atomic_start(void) { if (dsm__nprocs > 1) dsm_lock_acquire(ID_ATOMIC); }
-void __ompdsm_atomic_end(void) { if (dsm__nprocs > 1) dsm_lock_release(ID_ATOMIC); }
+void __ompdsm_critical_start(const char *name) { lock_acquire(critical_id(name)); }
+void __ompdsm_critical_end(const char *name) { lock_release(critical_id(name)); }
+void __ompdsm_atomic_start(void) { lock_acquire(ID_ATOMIC); }
+void __ompdsm_atomic_end(void) { lock_release(ID_ATOMIC); }
 
 /* Flush: push this process's new interval records to every peer (they keep
  * them for their next synchronization or flush), then apply whatever records
@@ -600,15 +743,15 @@ void __ompdsm_sema_wait(const char *name, int64_t index) { dsm_sema_wait(sema_id
 void __ompdsm_sema_signal(const char *name, int64_t index) { dsm_sema_signal(sema_id(name, index)); }
 void __ompdsm_cond_wait(const char *name, int64_t index, const char *lock_name)
 {
-  dsm_cond_wait(sema_id(name, index), critical_id(lock_name));
+  cond_wait(sema_id(name, index), critical_id(lock_name));
 }
 void __ompdsm_cond_signal(const char *name, int64_t index, const char *lock_name)
 {
-  dsm_cond_signal(sema_id(name, index), critical_id(lock_name));
+  cond_signal(sema_id(name, index), critical_id(lock_name), 0);
 }
 void __ompdsm_cond_broadcast(const char *name, int64_t index, const char *lock_name)
 {
-  dsm_cond_broadcast(sema_id(name, index), critical_id(lock_name));
+  cond_signal(sema_id(name, index), critical_id(lock_name), 1);
 }
 
 void omp_sema_init(const char *name, int index, int value) { __ompdsm_sema_init(name, index, value); }
@@ -617,11 +760,57 @@ void omp_sema_signal(const char *name, int index) { __ompdsm_sema_signal(name, i
 
 /* ---- reductions ------------------------------------------------------------------------ */
 
+/* A reduction among the threads of a process: each leaves its partial in
+ * its slot, and the last to arrive at the barrier combines them in thread
+ * order (the result does not depend on who arrived first), does the
+ * process's part of the team's reduction (one DSM barrier that carries it,
+ * combined in rank order there) and, on rank 0, folds the result into the
+ * shared variable before anyone leaves. */
+struct team_red { void *shared; size_t count; int type, op; };
+static uint8_t *red_slots;            /* [local thread]: its partial */
+static size_t red_cap;
+
+static void team_red_last(void *p)
+{
+  struct team_red *r = p;
+  size_t bytes = dsm__red_size(r->type) * r->count;
+  for (unsigned t = 1; t < nlocal; t++)
+    if (dsm__red_combine(r->type, r->op, red_slots, red_slots + t * bytes, r->count) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "reduction operator %d does not apply to type %d", r->op, r->type);
+  void *combined = malloc(bytes + 1);
+  if (!combined) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (team_procs > 1) {
+    dsm__red_t red = { r->type, r->op, r->count, red_slots, combined };
+    dsm__barrier_red(BARRIER_ID, &red);
+  } else {
+    memcpy(combined, red_slots, bytes);
+  }
+  if (dsm__rank == 0 && dsm__red_combine(r->type, r->op, r->shared, combined, r->count) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "reduction operator %d does not apply to type %d", r->op, r->type);
+  free(combined);
+}
+
 void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, int op)
 {
   size_t esz = dsm__red_size(type);
   if (!esz)
     dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", type);
+  if (tpp() > 1 && active && num_threads > 1) {
+    /* Every thread of the process is between the previous barrier and
+     * this one: the slots are free until the last one arrives. */
+    dsm__team_lock();
+    if (red_cap < esz * count * nlocal) {
+      free(red_slots);
+      red_cap = esz * count * nlocal;
+      red_slots = dsm__xcalloc(1, red_cap);
+    }
+    dsm__team_unlock();
+    unsigned local = (unsigned)thread_num - dsm__rank * tpp();
+    memcpy(red_slots + local * esz * count, partial, esz * count);
+    struct team_red r = { shared, count, type, op };
+    dsm__team_barrier(nlocal, team_red_last, &r);
+    return;
+  }
   void *combined = malloc(esz * count + 1);
   if (!combined) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   if (active && num_threads > 1) {
@@ -644,10 +833,29 @@ void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, 
 
 void __ompdsm_reduce_join(void *shared, const void *partial, size_t count, int type, int op)
 {
-  if (active && num_threads > 1)
+  if (active && num_threads > 1 && tpp() > 1) {
+    /* Combined with the process's other threads at the region's end. */
+    struct joinreds *l = &my_joinreds;
+    if (l->n == l->cap) {
+      l->cap = l->cap ? 2 * l->cap : 8;
+      l->v = realloc(l->v, l->cap * sizeof *l->v);
+      if (!l->v) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    }
+    size_t bytes = dsm__red_size(type) * count;
+    if (!bytes)
+      dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", type);
+    struct joinred *j = &l->v[l->n++];
+    j->shared = shared;
+    j->count = count;
+    j->type = type;
+    j->op = op;
+    j->partial = dsm__xcalloc(1, bytes);
+    memcpy(j->partial, partial, bytes);
+  } else if (active && num_threads > 1) {
     dsm__join_reduce(shared, partial, count, type, op);
-  else
+  } else {
     __ompdsm_reduce(shared, partial, count, type, op);
+  }
 }
 
 /* ---- the heap ---------------------------------------------------------------------------- */
@@ -699,13 +907,13 @@ void omp_set_num_threads(int n) { if (n > 0) default_threads = n; }
 int omp_get_num_threads(void) { return num_threads; }
 int omp_get_max_threads(void) { return (int)team_default(); }
 int omp_get_thread_num(void) { return thread_num; }
-int omp_get_num_procs(void) { return (int)dsm__nprocs; }
+int omp_get_num_procs(void) { return (int)job_threads(); }
 int omp_in_parallel(void) { return active && num_threads > 1; }
 void omp_set_dynamic(int d) { (void)d; }
 int omp_get_dynamic(void) { return 0; }
 void omp_set_nested(int n) { (void)n; }
 int omp_get_nested(void) { return 0; }
-int omp_get_thread_limit(void) { return (int)dsm__nprocs; }
+int omp_get_thread_limit(void) { return (int)job_threads(); }
 void omp_set_schedule(omp_sched_t kind, int chunk) { run_sched = kind; run_chunk = chunk; }
 void omp_get_schedule(omp_sched_t *kind, int *chunk) { *kind = run_sched; *chunk = run_chunk; }
 int omp_get_level(void) { return level; }

@@ -199,22 +199,61 @@ int __ompdsm_open(const char *path, int flags, ...)
   return open(path, flags, mode);
 }
 
+/* The kernel reading from shared memory: a page made readable first stays
+ * so while this thread alone runs the protocol. With several threads per
+ * process (dsm/threads.c) a sibling's acquire may invalidate it before the
+ * kernel reads it (EFAULT), so the bytes go through a private copy, made at
+ * user level where a fault takes the normal path. */
+typedef ssize_t (*kwrite_fn)(void *ctx, const void *buf, size_t n);
+
+static ssize_t out_bounce(const void *src, size_t n, kwrite_fn fn, void *ctx)
+{
+  if (dsm__threads == 1 || !is_shared(src, n)) {
+    dsm__sys_validate(src, n);
+    return fn(ctx, src, n);
+  }
+  size_t chunk = n < BOUNCE ? n : BOUNCE, done = 0;
+  char *tmp = malloc(chunk);
+  if (!tmp) { errno = ENOMEM; return -1; }
+  while (done < n) {
+    size_t want = n - done < chunk ? n - done : chunk;
+    memcpy(tmp, (const char *)src + done, want);
+    ssize_t r = fn(ctx, tmp, want);
+    if (r < 0) { free(tmp); return done ? (ssize_t)done : -1; }
+    done += (size_t)r;
+    if ((size_t)r < want) break;
+  }
+  free(tmp);
+  return (ssize_t)done;
+}
+
+struct kw { int fd, flags; };
+static ssize_t k_write(void *c, const void *b, size_t n) { return write(((struct kw *)c)->fd, b, n); }
+static ssize_t k_send(void *c, const void *b, size_t n)
+{
+  struct kw *k = c;
+  return send(k->fd, b, n, k->flags);
+}
+static ssize_t k_fwrite(void *c, const void *b, size_t n) { return (ssize_t)fwrite(b, 1, n, c); }
+
 ssize_t __ompdsm_write(int fd, const void *buf, size_t n)
 {
-  dsm__sys_validate(buf, n);
-  return write(fd, buf, n);
+  struct kw k = { fd, 0 };
+  return out_bounce(buf, n, k_write, &k);
 }
 
 size_t dsm__sys_fwrite(const void *buf, size_t size, size_t n, FILE *f)
 {
-  dsm__sys_validate(buf, size * n);
-  return fwrite(buf, size, n, f);
+  if (!size || !n)
+    return 0;
+  ssize_t r = out_bounce(buf, size * n, k_fwrite, f);
+  return r < 0 ? 0 : (size_t)r / size;
 }
 
 ssize_t __ompdsm_send(int fd, const void *buf, size_t n, int flags)
 {
-  dsm__sys_validate(buf, n);
-  return send(fd, buf, n, flags);
+  struct kw k = { fd, flags };
+  return out_bounce(buf, n, k_send, &k);
 }
 
 /* The bytes a scanf conversion stores through its pointer argument. */

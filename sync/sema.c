@@ -160,7 +160,10 @@ static void wait_impl(void *p)
   pthread_mutex_unlock(&dsm__mu);
   void *reply = NULL;
   size_t len = 0;
+  /* The signal may come from a thread of this process (dsm/threads.c). */
+  unsigned g = dsm__gate_drop();
   dsm__tp_call(manager(c->id), DSM__MSG_SEMA, b.p, b.len, &reply, &len);
+  dsm__gate_take(g);
   dsm__buf_free(&b);
   dsm__rd_t r = dsm__rd(reply, len);
   pthread_mutex_lock(&dsm__mu);
@@ -202,17 +205,31 @@ static void signal_impl(void *p)
   free(reply);
 }
 
-/* One process: the count is all there is. */
+/* One process: the count is all there is, and with several threads
+ * (dsm/threads.c) a waiter sleeps until a sibling signals. The threads
+ * share the memory, so the mutex orders what they wrote. */
+static pthread_cond_t local_cv = PTHREAD_COND_INITIALIZER;
+
 static void local_op(unsigned id, int op, int value)
 {
   pthread_mutex_lock(&dsm__mu);
   struct sema *s = sema_get(id);
-  if (op == SEMA_INIT) s->count = value;
-  else if (op == SEMA_SIGNAL) s->count++;
-  else if (s->count > 0) s->count--;
-  else
+  if (op == SEMA_INIT) {
+    s->count = value;
+    pthread_cond_broadcast(&local_cv);
+  } else if (op == SEMA_SIGNAL) {
+    s->count++;
+    pthread_cond_broadcast(&local_cv);
+  } else if (dsm__threads > 1) {
+    while (s->count <= 0)
+      pthread_cond_wait(&local_cv, &dsm__mu);
+    s->count--;
+  } else if (s->count > 0) {
+    s->count--;
+  } else {
     dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_wait(%u) on a zero count in a job of one process "
                "would wait forever", id);
+  }
   pthread_mutex_unlock(&dsm__mu);
 }
 

@@ -67,6 +67,7 @@ void dsm__join_reduce(void *shared, const void *partial, size_t count, int type,
  * first completes them. All are no-ops otherwise. */
 void dsm__task_init(void);
 int  dsm__tasks_on(void);
+int  dsm__tasks_declared(void);   /* the program has task constructs */
 void dsm__task_region_begin(uint64_t seq);
 void dsm__task_region_end(void);
 void dsm__task_barrier(void);

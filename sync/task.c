@@ -874,6 +874,7 @@ int omp_get_max_task_priority(void) { return 0; }
 
 void __ompdsm_tasks_used(void) { tasks_used = 1; }
 int dsm__tasks_on(void) { return tasks_used && dsm__nprocs > 1; }
+int dsm__tasks_declared(void) { return tasks_used; }
 
 /* A new phase (the first of a region, or the one after a barrier): what
  * this process asked, reported and promised belongs to the old one. */

@@ -37,6 +37,8 @@ if (($#)); then
   exit
 fi
 run_tests build
+echo "test.sh: the dsm and sync suites again with two threads in each process"
+run_tests build --setup threads --suite dsm --suite sync
 [ "${OMPDSM_SANITIZERS:-1}" = 0 ] && exit 0
 
 # A sanitizer report must fail the test that caused it: UBSan stops at the

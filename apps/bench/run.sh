@@ -172,7 +172,7 @@ echo "app,version,procs,net,time_s,speedup_vs_seq,msgs,bytes,status" >"$CSV"
 # Sum of every rank's top-level msgs_sent / bytes_sent in a DSM_STATS json.
 json_totals() {
   grep -oE '"msgs_sent": [0-9]+, "bytes_sent": [0-9]+, "by_type"' "$1" 2>/dev/null |
-    awk '{m += $2; gsub(",", "", $4); b += $4} END {if (NR) printf "%d %d", m, b}'
+    awk '{m += $2; gsub(",", "", $4); b += $4} END {if (NR) printf "%.0f %.0f", m, b}'
 }
 
 declare -A SEQT

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include "check.h"
+#include "omp.h"
 #include "ompdsm_rt.h"
 
 /* "*" on _Bool is one of the operators under test, not a slip. */
@@ -129,11 +130,11 @@ DEFINE_TYPE(t_ldouble, long double, OMPDSM_T_LDOUBLE, 0)
 
 static int real_main(int argc, char **argv)
 {
-  int n = (int)dsm_nprocs();
+  int n = omp_get_max_threads();     /* every thread of the job */
   RUN(t_char); RUN(t_schar); RUN(t_uchar); RUN(t_short); RUN(t_ushort);
   RUN(t_int); RUN(t_uint); RUN(t_long); RUN(t_ulong); RUN(t_llong); RUN(t_ullong);
   RUN(t_bool); RUN(t_float); RUN(t_double); RUN(t_ldouble);
-  printf("reduce_all: 10 operators x 15 types on %d processes: OK\n", n);
+  printf("reduce_all: 10 operators x 15 types on %d threads: OK\n", n);
   return 0;
 }
 

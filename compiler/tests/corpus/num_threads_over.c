@@ -2,7 +2,7 @@
    has one thread per process of the job, the program is told once which
    region asked for more, and omp_get_max_threads() answers with the team
    size a region without num_threads gets. */
-// STDERR: num_threads_over.c:15: the parallel region asks for 10 threads; the job has @N@ processes, one thread each, so its team has @N@
+// STDERR: num_threads_over.c:15: the parallel region asks for 10 threads; its team has @N@, the threads of the job
 #include <omp.h>
 #include <stdio.h>
 
