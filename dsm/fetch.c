@@ -412,12 +412,19 @@ static void stream_fetched(uint32_t first, uint32_t count)
 }
 
 /* Can page pg ride along in a fetch from home? Out of date here, same home,
- * and nothing of ours in flight on it. */
+ * and nothing of ours in flight on it, nor another thread's fetch. */
 static int rides_along(uint32_t pg, unsigned home)
 {
   dsm__page_t *q = dsm__page(pg);
-  return q->home == home && !q->valid && !q->dirty && q->prot == DSM__PROT_NONE;
+  return q->home == home && !q->valid && !q->dirty && q->prot == DSM__PROT_NONE &&
+         !q->fetching;
 }
+
+/* With several threads per process (dsm/threads.c) a thread that waits for
+ * a copy lets the others into the protocol, so that a slow fetch holds up
+ * only the threads that need one of its pages: they wait here, under
+ * dsm__mu, until it is in, and fault again if it is not (below). */
+static pthread_cond_t fetched_cv = PTHREAD_COND_INITIALIZER;
 
 static void put_needs(dsm__buf_t *b, const dsm__page_t *p)
 {
@@ -438,8 +445,24 @@ static void put_needs(dsm__buf_t *b, const dsm__page_t *p)
 
 void dsm__fetch_page(uint32_t pg)
 {
+  /* The gate may be let go only by a fault that is the one protocol step
+   * in progress on this thread (not one taken inside a synchronisation). */
+  int alone = dsm__threads > 1 && dsm__gate_depth() == 1;
   pthread_mutex_lock(&dsm__mu);
   dsm__page_t *p = dsm__page(pg);
+  if (p->fetching && alone) {
+    /* Another thread's fetch brings it. That thread needs the gate back
+     * to install it, so this one lets go of it meanwhile (and takes it
+     * again without dsm__mu: the gate is the outer lock). Inside a
+     * synchronisation the gate stays, and the page is fetched again
+     * (the other thread's copy is then not installed, below). */
+    unsigned gate = dsm__gate_drop();
+    while (p->fetching)
+      pthread_cond_wait(&fetched_cv, &dsm__mu);
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__gate_take(gate);
+    return;                             /* the access runs again, and faults if need be */
+  }
   if (p->prot != DSM__PROT_NONE) {      /* fixed meanwhile */
     pthread_mutex_unlock(&dsm__mu);
     return;
@@ -495,10 +518,20 @@ void dsm__fetch_page(uint32_t pg)
   stream_fetched(back ? pages[0] : pg, count);
   DSM__DEBUG("fetch %u pages from %u (stride %d) from rank %u", count, pages[0],
              (int)(back ? 1 : s->stride), home);
+  /* Several threads: the others may run the protocol until the reply (not
+   * with one-sided reads, which have one landing area). Meanwhile an
+   * acquire may add a need to a page of the run, or a pushed or carried
+   * copy make it valid; the reply's copy of such a page is not installed. */
+  int shared_wait = alone && !dsm__os_on();
+  if (shared_wait)
+    for (uint32_t k = 0; k < count; k++)
+      dsm__page(pages[k])->fetching = 1;
   pthread_mutex_unlock(&dsm__mu);
 
   dsm__call_t call = { home, DSM__MSG_PAGE, req.p, req.len, NULL, 0 };
+  unsigned gate = shared_wait ? dsm__gate_drop() : 0;
   dsm__os_fetch(&call, 1);
+  dsm__gate_take(gate);
 
   pthread_mutex_lock(&dsm__mu);
   /* The reply: per page, its version vector, its kind and, unless it is a
@@ -531,11 +564,19 @@ void dsm__fetch_page(uint32_t pg)
    * only means the faults happen after all. */
   if (!dsm__page(pages[0])->pv && (back || s->stride == 1))
     (void)madvise(dsm__page_sys(pages[0]), (size_t)count * DSM__PAGE, MADV_POPULATE_WRITE);
+  uint32_t installed = 0;
   for (uint32_t k = 0; k < count; k++) {
     pg = pages[k];
     dsm__page_t *q = dsm__page(pg);
     uint32_t pv[DSM__MAX_PROCS];
     memcpy(pv, pvs[k], pvlen);
+    if (shared_wait) {
+      q->fetching = 0;
+      if (q->valid || q->prot != DSM__PROT_NONE || !dsm__need_met(q, pv)) {
+        DSM__STAT_INC(fetches_overtaken);
+        continue;
+      }
+    }
     /* Only this thread adds needs, so what we asked for still stands. */
     if (!dsm__need_met(q, pv))
       dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
@@ -551,9 +592,12 @@ void dsm__fetch_page(uint32_t pg)
     struct pushed **pp = push_slot(pg);
     if (*pp) push_drop(pp);
     dsm__prot_queue(pg, DSM__PROT_READ);
+    installed++;
   }
   dsm__prot_flush();
-  DSM__STAT_ADD(pages_fetched, count);
+  DSM__STAT_ADD(pages_fetched, installed);
+  if (shared_wait)
+    pthread_cond_broadcast(&fetched_cv);
   pthread_mutex_unlock(&dsm__mu);
   free(call.reply);
   dsm__buf_free(&req);

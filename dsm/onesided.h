@@ -26,6 +26,8 @@ void dsm__os_start(void);
  * replies dsm__tp_call_many would give; as much as possible is read
  * one-sided. Without dsm__mu. */
 void dsm__os_fetch(dsm__call_t *calls, unsigned n);
+/* One-sided reads are in use (one landing area: one fetch at a time). */
+int dsm__os_on(void);
 
 /* The home of page pg is about to change its contents or version vector
  * (its application may write it, or a diff is applied to it) ... */

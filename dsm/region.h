@@ -67,6 +67,8 @@ typedef struct dsm__page {
   uint8_t carry_off;   /* non-home: the home moved to its writer and turned exclusive
                           at once; no diff carried with a lock may revive our copy
                           (the home would not know of it), only a copy from the home */
+  uint8_t fetching;    /* non-home: a thread of this process waits for a copy of it
+                          (fetch.c, with several threads per process) */
   uint16_t home;       /* rank whose copy is the master copy (moves: collective.c) */
   uint16_t alloc_class;/* allocator: size class of a slab page, or run marker */
   uint32_t alloc_run;  /* allocator: pages in a large block starting here */
