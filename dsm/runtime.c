@@ -98,14 +98,28 @@ __asm__(".text\n"
 #error "dsm__call_on_stack: add this architecture"
 #endif
 
+/* The gate (threads.c) is taken and let go on the private stack: on the
+ * shared one, the call into pthread_mutex_unlock can itself fault (its
+ * frame lands on a write-protected page), and that fault would find the
+ * gate's count already down while the mutex is still held, and wait for
+ * itself. */
+struct gated { void (*fn)(void *); void *arg; };
+
+static void gated_call(void *p)
+{
+  struct gated g = *(struct gated *)p;
+  dsm__gate_enter();
+  g.fn(g.arg);
+  dsm__gate_leave();
+}
+
 void dsm__on_private_stack(void (*fn)(void *), void *arg)
 {
-  dsm__gate_enter();
+  struct gated g = { fn, arg };
   if (private_stack_top && dsm__is_shared(__builtin_frame_address(0)))
-    dsm__call_on_stack(fn, arg, private_stack_top);
+    dsm__call_on_stack(gated_call, &g, private_stack_top);
   else
-    fn(arg);
-  dsm__gate_leave();
+    gated_call(&g);
 }
 
 /* ---- start-up and shutdown ----------------------------------------------------- */

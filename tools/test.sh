@@ -55,3 +55,5 @@ echo "test.sh: transport, dsm, sync and verbs suites under ThreadSanitizer"
 [ -d build-tsan ] || meson setup build-tsan --buildtype=debugoptimized \
   -Db_sanitize=thread -Db_lundef=false -Dapps=false -Dcompiler=false
 run_tests build-tsan --suite transport --suite dsm --suite sync --suite verbs
+echo "test.sh: the dsm and sync suites under ThreadSanitizer with two threads in each process"
+run_tests build-tsan --setup threads --suite dsm --suite sync
