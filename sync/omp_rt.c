@@ -59,6 +59,7 @@ static __thread int level;               /* nesting depth, active or not */
 static __thread int active;              /* inside an active (multi-thread) region */
 static __thread unsigned nlocal = 1;     /* threads of this process in the team */
 static __thread unsigned team_procs = 1; /* processes in the team */
+static __thread unsigned my_local;       /* this thread's number in its process */
 static __thread uint64_t region_seq;     /* which region: loop ids are per region */
 static __thread uint32_t ws_seq;         /* worksharing constructs met in this region */
 static int default_threads;     /* omp_set_num_threads / OMP_NUM_THREADS */
@@ -200,8 +201,9 @@ static void region_thread(void *p, unsigned local)
 {
   struct region_hdr *h = p;
   int saved_tn = thread_num, saved_nt = num_threads, saved_active = active;
-  unsigned saved_nl = nlocal, saved_tp = team_procs;
+  unsigned saved_nl = nlocal, saved_tp = team_procs, saved_local = my_local;
   unsigned t = tpp();
+  my_local = local;
   thread_num = (int)(dsm__rank * t + local);
   num_threads = (int)h->nth;
   nlocal = local_count(h->nth, dsm__rank);
@@ -224,6 +226,7 @@ static void region_thread(void *p, unsigned local)
   num_threads = saved_nt;
   nlocal = saved_nl;
   team_procs = saved_tp;
+  my_local = saved_local;
   active = saved_active;
 }
 
@@ -616,7 +619,7 @@ static void lock_release(unsigned id)
 }
 static void cond_wait(unsigned cond, unsigned lock)
 {
-  if (tpp() > 1) dsm__llock_cond_wait(cond, lock, (unsigned)thread_num % tpp());
+  if (tpp() > 1) dsm__llock_cond_wait(cond, lock, my_local);
   else dsm_cond_wait(cond, lock);
 }
 static void cond_signal(unsigned cond, unsigned lock, int all)
