@@ -27,7 +27,6 @@ void dsm__gate_enter(void);
 void dsm__gate_leave(void);
 unsigned dsm__gate_drop(void);
 void dsm__gate_take(unsigned depth);
-int dsm__gate_held(void);
 unsigned dsm__gate_depth(void);   /* 1: a fault is the only protocol step in progress */
 
 /* Exit status of a process stopped because the job failed (another rank died,

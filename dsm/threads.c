@@ -82,7 +82,6 @@ void dsm__gate_take(unsigned d)
   }
 }
 
-int dsm__gate_held(void) { return depth > 0; }
 unsigned dsm__gate_depth(void) { return depth; }
 
 unsigned dsm_threads(void) { return dsm__threads; }

@@ -808,8 +808,7 @@ void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, 
       red_slots = dsm__xcalloc(1, red_cap);
     }
     dsm__team_unlock();
-    unsigned local = (unsigned)thread_num - dsm__rank * tpp();
-    memcpy(red_slots + local * esz * count, partial, esz * count);
+    memcpy(red_slots + my_local * esz * count, partial, esz * count);
     struct team_red r = { shared, count, type, op };
     dsm__team_barrier(nlocal, team_red_last, &r);
     return;
