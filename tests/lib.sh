@@ -30,6 +30,21 @@ FAILS=0
 PASSES=0
 fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
 pass() { echo "ok: $*"; PASSES=$((PASSES + 1)); }
+
+# bad CASE-NAME EXPECTED-MESSAGE-REGEX ARGS...: dsmrun ARGS is a usage
+# error: status 2, one line "dsmrun: error: ..." matching the regex, and
+# nothing on stdout (test_usage.sh, test_threads.sh).
+bad() {
+  local name=$1 re=$2; shift 2
+  "$DSMRUN" "$@" >"$T/out" 2>"$T/err" </dev/null
+  local rc=$?
+  if [ $rc -eq 2 ] && grep -Eq "^dsmrun: error: .*$re" "$T/err" && [ ! -s "$T/out" ] \
+     && [ "$(wc -l <"$T/err")" -eq 1 ]; then
+    pass "$name"
+  else
+    fail "$name: status $rc, stdout: $(head -c 200 "$T/out"), stderr: $(cat "$T/err")"
+  fi
+}
 # check DESCRIPTION COMMAND...: pass when COMMAND succeeds.
 check() { local d=$1; shift; if "$@"; then pass "$d"; else fail "$d"; fi; }
 # skip REASON: this machine cannot run the test; 77 is meson's "skipped".

@@ -11,18 +11,6 @@ AFFINITY=${2:-}
 unset DSM_THREADS OMP_NUM_THREADS DSM_CPU_BIND
 
 # 1. Bad values are usage errors naming the option; nothing starts.
-# bad CASE-NAME EXPECTED-MESSAGE-REGEX ARGS...
-bad() {
-  local name=$1 re=$2; shift 2
-  "$DSMRUN" "$@" >"$T/out" 2>"$T/err" </dev/null
-  local rc=$?
-  if [ $rc -eq 2 ] && grep -Eq "^dsmrun: error: .*$re" "$T/err" && [ ! -s "$T/out" ] \
-     && [ "$(wc -l <"$T/err")" -eq 1 ]; then
-    pass "$name"
-  else
-    fail "$name: status $rc, stdout: $(head -c 200 "$T/out"), stderr: $(cat "$T/err")"
-  fi
-}
 bad "--threads 0"              "--threads must be at least 1, got 0"       --threads 0 true
 bad "--threads 0 with -n"      "--threads must be at least 1, got 0"       -n 2 --threads 0 echo started
 bad "--threads x"              "--threads needs a whole number, got 'x'"   -n 2 --threads x echo started

@@ -3,18 +3,6 @@
 # --help and --version (and -h, -V) print to stdout and exit 0.
 . "$(dirname "$0")/../lib.sh"
 
-# bad CASE-NAME EXPECTED-MESSAGE-REGEX ARGS...
-bad() {
-  local name=$1 re=$2; shift 2
-  "$DSMRUN" "$@" >"$T/out" 2>"$T/err" </dev/null
-  local rc=$?
-  if [ $rc -eq 2 ] && grep -Eq "^dsmrun: error: .*$re" "$T/err" && [ ! -s "$T/out" ] \
-     && [ "$(wc -l <"$T/err")" -eq 1 ]; then
-    pass "$name"
-  else
-    fail "$name: status $rc, stderr: $(cat "$T/err")"
-  fi
-}
 
 printf 'okhost slots=2\n' >"$T/good-hosts"
 printf 'h1 slots=2\nh2 slots=zero\n' >"$T/bad-slots"
