@@ -75,6 +75,24 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     mark(o, t->file, t->line);
   while (o->line < t->line) { fputc('\n', o->f); o->line++; }
   fputc(' ', o->f);
+  if (t->split_sym && t->tp_prev != t->tp_next) {
+    /* a threadprivate variable beside others: end the declaration and start
+       another with the same specifiers (omp_parse.c checked they can be) */
+    Sym *y = t->split_sym;
+    fputs(t->tp_next ? "; _Thread_local" : ";", o->f);
+    for (int k = y->spec_ft; k <= y->spec_lt; k++) {
+      if (!strcmp(toks[k].text, "{")) { /* a tagged type's body is defined once */
+        for (int depth = 0; k <= y->spec_lt; k++) {
+          depth += !strcmp(toks[k].text, "{") - !strcmp(toks[k].text, "}");
+          if (!depth) break;
+        }
+        continue;
+      }
+      fprintf(o->f, " %s", toks[k].text);
+      if (toks[k].post) fprintf(o->f, " %s", toks[k].post);
+    }
+    return;
+  }
   if (t->thread_before) fputs("_Thread_local ", o->f);
   const char *text = t->text;
   if (t->kind == IDENTIFIER && !t->is_member) {

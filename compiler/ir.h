@@ -37,7 +37,10 @@ typedef struct Token {
   int is_member;     /* identifier after . or -> */
   Tag *tag;          /* the tag a struct/union/enum name token refers to */
   int thread_before; /* print _Thread_local before it: the first specifier of a
-                        threadprivate variable's declaration */
+                        declaration whose first declarator is threadprivate */
+  Sym *split_sym;    /* a comma between declarators where one side is threadprivate
+                        and the other is not: the declaration is split here (emit.c) */
+  int tp_prev, tp_next; /* ... and which side of that comma is threadprivate */
 } Token;
 
 extern Token *toks;

@@ -439,6 +439,33 @@ static int construct_words(Omp *o)
   return 1;
 }
 
+/* _Thread_local belongs to a whole declaration, so a threadprivate variable
+   declared beside others ("int a, tp;") must not make them thread-local too:
+   the commas where thread-locality changes split the declaration (emit.c
+   prints "; _Thread_local int" there), and only a first declarator that is
+   threadprivate puts _Thread_local in front of the original specifiers. */
+static int mark_thread_local(Sym *y)
+{
+  int before = y->decl_ft - 1, after = -1, depth = 0;
+  if (before <= y->spec_lt || strcmp(toks[before].text, ",")) before = -1;
+  for (int i = y->decl_lt + 1; i < ntoks && depth >= 0; i++) { /* past the initializer */
+    const char *s = toks[i].text;
+    if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{")) depth++;
+    else if (!strcmp(s, ")") || !strcmp(s, "]") || !strcmp(s, "}")) depth--;
+    else if (depth == 0 && !strcmp(s, ";")) break;
+    else if (depth == 0 && !strcmp(s, ",")) { after = i; break; }
+  }
+  /* splitting repeats the specifiers, which an unnamed struct's cannot be */
+  if (before >= 0 || after >= 0)
+    for (int i = y->spec_ft + 1; i <= y->spec_lt; i++)
+      if (!strcmp(toks[i].text, "{") && toks[i - 1].kind != IDENTIFIER && toks[i - 1].kind != TYPE_NAME)
+        return -1;
+  if (before >= 0) { toks[before].split_sym = y; toks[before].tp_next = 1; }
+  else toks[y->spec_ft].thread_before = 1;
+  if (after >= 0) { toks[after].split_sym = y; toks[after].tp_prev = 1; }
+  return 0;
+}
+
 Omp *omp_parse(int t)
 {
   Omp *o = xcalloc(1, sizeof *o);
@@ -510,7 +537,9 @@ Omp *omp_parse(int t)
           y->threadprivate = 1;
           /* Several OpenMP threads per process (dsmrun --threads): one
              copy per thread, as the directive says. */
-          if (!y->is_thread && y->spec_ft >= 0) toks[y->spec_ft].thread_before = 1;
+          if (!y->is_thread && y->spec_ft >= 0 && mark_thread_local(y) < 0)
+            error_at(pos, "threadprivate variable '%s' shares a declaration with other variables "
+                     "and an unnamed struct or union; declare it on its own", y->name);
         }
         pos++;
       } while (accept(","));
