@@ -97,7 +97,7 @@ struct task {
 static int tasks_used;                 /* set before main, never changes */
 static task_t *cur;                    /* the task this thread runs (app thread only) */
 static task_t *region_task;            /* the implicit task of the current region */
-static int region_active;              /* team > 1: tasks are deferred */
+static _Thread_local int region_active; /* team > 1: tasks are deferred (the thread's own region: a serialized nested region in one thread must not end another's) */
 static unsigned group_depth;           /* taskgroups open in the current task */
 static long queue_max;
 

@@ -9,8 +9,10 @@
 #                 corpus runs on 2 and 4 processes, not 1)
 #   build-tsan/   ThreadSanitizer: the suites whose processes run a service
 #                 thread next to the application thread (transport, dsm,
-#                 sync, and verbs with its NIC stand-in thread); the two
-#                 volume tests at a quarter of their volume
+#                 sync, and verbs with its NIC stand-in thread), the two
+#                 volume tests at a quarter of their volume; then the runs
+#                 with two OpenMP threads per process (threads-run: the
+#                 compiler corpus on 2 processes, the apps on 1 and 2)
 #
 # Arguments go to `meson test` and then only the normal build is tested
 # (e.g. `tools/test.sh --suite dsm` for a quick look). OMPDSM_SANITIZERS=0
@@ -52,8 +54,11 @@ echo "test.sh: the whole suite again under AddressSanitizer + UndefinedBehaviorS
 # ASan the transport suite's loss and duplication tests take the same paths.
 OMPDSM_NETEM=0 run_tests build-asan
 echo "test.sh: transport, dsm, sync and verbs suites under ThreadSanitizer"
+# No MPI baselines here: their tests do not run under TSan.
 [ -d build-tsan ] || meson setup build-tsan --buildtype=debugoptimized \
-  -Db_sanitize=thread -Db_lundef=false -Dapps=false -Dcompiler=false
+  -Db_sanitize=thread -Db_lundef=false -Dmpi=disabled
 run_tests build-tsan --suite transport --suite dsm --suite sync --suite verbs
 echo "test.sh: the dsm and sync suites under ThreadSanitizer with two threads in each process"
 run_tests build-tsan --setup threads --suite dsm --suite sync
+echo "test.sh: OpenMP programs and apps under ThreadSanitizer with two threads in each process"
+run_tests build-tsan --suite threads-run

@@ -6,7 +6,10 @@ int main(void)
 #pragma omp parallel for lastprivate(last)
   for (int j = 0; j < 100; j++) last = j * 2;
 #pragma omp parallel for lastprivate(i) schedule(dynamic, 3)
-  for (i = 0; i < 77; i++) k = i;
+  for (i = 0; i < 77; i++) {
+#pragma omp atomic write
+    k = i; /* atomic: every thread writes it (a plain store would race) */
+  }
 #pragma omp parallel sections lastprivate(sec)
   {
 #pragma omp section

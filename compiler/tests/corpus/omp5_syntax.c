@@ -36,8 +36,9 @@ int main(void)
 #pragma omp for simd reduction(+:dot)
     for (i = 0; i < 256; i++) dot += sq(a[i]);
     double t = 0;
+    int k; /* the thread's own: simd's copy-out of a shared i would race */
 #pragma omp simd reduction(+:t) private(last)
-    for (i = 0; i < 8; i++) { last = i; t += a[i]; }
+    for (k = 0; k < 8; k++) { last = k; t += a[k]; }
 #pragma omp loop
     for (int j = 0; j < 256; j++) b[j] = a[j] + 1;
   }
