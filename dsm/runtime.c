@@ -55,7 +55,10 @@ const char *__tsan_default_options(void)
 }
 #endif
 
-static void *private_stack_top;
+/* The library's stack for this thread: the main thread's is allocated at
+ * start; a worker that runs on a shared stack uses its own pthread stack
+ * (dsm__call_on_shared_stack); NULL: the thread never leaves its own. */
+static __thread void *private_stack_top;
 
 /* ---- stack switching -------------------------------------------------------- */
 
@@ -111,6 +114,17 @@ static void gated_call(void *p)
   dsm__gate_enter();
   g.fn(g.arg);
   dsm__gate_leave();
+}
+
+void dsm__call_on_shared_stack(void (*fn)(void *), void *arg, void *top)
+{
+  void *saved = private_stack_top;
+  /* Below this frame the thread's own stack is unused until fn returns:
+   * the library runs there (4 KiB below, clear of what the switch saves). */
+  char here;
+  private_stack_top = (void *)(((uintptr_t)&here - 4096) & ~(uintptr_t)63);
+  dsm__call_on_stack(fn, arg, top);
+  private_stack_top = saved;
 }
 
 void dsm__on_private_stack(void (*fn)(void *), void *arg)

@@ -26,5 +26,10 @@ void dsm__bind_cpu(void);
  * that takes dsm__mu goes through it. */
 void dsm__on_private_stack(void (*fn)(void *), void *arg);
 void dsm__call_on_stack(void (*fn)(void *), void *arg, void *top);
+/* From a thread on its own (private) stack: run fn(arg) on the stack whose
+ * top is top (shared memory), with the rest of the thread's own stack as
+ * its library stack meanwhile (a worker thread's region in a program whose
+ * tasks move between processes). */
+void dsm__call_on_shared_stack(void (*fn)(void *), void *arg, void *top);
 
 #endif

@@ -74,19 +74,8 @@ struct loop_req { uint64_t key; int64_t count, chunk; int32_t sched, nth; };
 static __thread struct { struct loop_req req; int local, first, done; int64_t local_next; } cur;
 static __thread int run_chunk;
 
-/* Threads per process for OpenMP. A program with tasks runs one (tasks
- * move between processes, task.c, not yet between the threads of one). */
-static unsigned tpp(void)
-{
-  if (dsm__threads > 1 && dsm__tasks_declared()) {
-    static int warned;
-    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED) && dsm__rank == 0)
-      fprintf(stderr, "ompdsm: warning: this program uses OpenMP tasks, which run with one "
-              "thread per process: --threads %u is ignored\n", dsm__threads);
-    return 1;
-  }
-  return dsm__threads;
-}
+/* Threads per process for OpenMP. */
+static unsigned tpp(void) { return dsm__threads; }
 
 unsigned dsm__omp_tpp(void) { return tpp(); }
 
@@ -196,6 +185,18 @@ static void joinreds_fold(unsigned n)
   }
 }
 
+static void region_body(void *p)
+{
+  struct region_hdr *h = p;
+  dsm__task_region_begin(h->seq, team_procs, nlocal, my_local);
+  h->fn(h + 1);
+  dsm__task_region_end();   /* the region's closing barrier completes its tasks */
+}
+
+/* Workers' region stacks in a program whose tasks move between processes:
+ * [local thread], the top of each. */
+static void **worker_stacks;
+
 /* One thread of this process in the region: local is its number here. */
 static void region_thread(void *p, unsigned local)
 {
@@ -214,12 +215,15 @@ static void region_thread(void *p, unsigned local)
   ws_seq = 0;
   run_sched = (omp_sched_t)h->sched;
   run_chunk = h->chunk;
-  if (t == 1)
-    dsm__task_region_begin(h->seq);
-  h->fn(h + 1);
-  if (t == 1)
-    dsm__task_region_end();   /* the region's closing barrier completes its tasks */
-  else
+  if (local > 0 && dsm__tasks_on()) {
+    /* A task may run on another process and write its creator's locals
+     * (forkjoin.c): a worker's region frames go on a stack in shared
+     * memory too, its own. */
+    dsm__call_on_shared_stack(region_body, h, worker_stacks[local]);
+  } else {
+    region_body(h);
+  }
+  if (t > 1)
     joinreds[local] = &my_joinreds;   /* folded by thread 0 once all are done */
   level--;
   thread_num = saved_tn;
@@ -241,6 +245,17 @@ static void region_entry(void *p)
   }
   if (!joinreds)
     joinreds = dsm__xcalloc(tpp(), sizeof *joinreds);
+  if (dsm__tasks_on() && !worker_stacks) {
+    worker_stacks = dsm__xcalloc(tpp(), sizeof *worker_stacks);
+    size_t sz = (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
+    for (unsigned t = 1; t < tpp(); t++) {
+      char *st = dsm_malloc(sz);
+      if (!st)
+        dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a %zu MiB region stack in shared "
+                   "memory for OpenMP thread %u (DSM_REGION_STACK_MB)", sz >> 20, t);
+      worker_stacks[t] = st + sz;
+    }
+  }
   dsm__team_run(region_thread, h, n);
   joinreds_fold(n);
 }
@@ -799,6 +814,7 @@ void __ompdsm_reduce(void *shared, const void *partial, size_t count, int type, 
   if (!esz)
     dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", type);
   if (tpp() > 1 && active && num_threads > 1) {
+    dsm__task_barrier();
     /* Every thread of the process is between the previous barrier and
      * this one: the slots are free until the last one arrives. */
     dsm__team_lock();

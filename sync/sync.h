@@ -68,7 +68,9 @@ void dsm__join_reduce(void *shared, const void *partial, size_t count, int type,
 void dsm__task_init(void);
 int  dsm__tasks_on(void);
 int  dsm__tasks_declared(void);   /* the program has task constructs */
-void dsm__task_region_begin(uint64_t seq);
+/* A region's implicit task on this thread: procs processes take part,
+ * nlocal threads of this one (local is the caller's number among them). */
+void dsm__task_region_begin(uint64_t seq, unsigned procs, unsigned nlocal, unsigned local);
 void dsm__task_region_end(void);
 void dsm__task_barrier(void);
 int  dsm__task_suspend(void);

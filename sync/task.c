@@ -39,6 +39,15 @@
  * The task records and queues are private memory, under dsm__mu. The
  * application thread runs task bodies on its own (region) stack and does
  * everything else on the library's private stack, as the rest of sync/ does.
+ *
+ * Several OpenMP threads per process (dsmrun --threads): the deque, the
+ * tasks given away and the barrier phase are the process's; the current
+ * task, its implicit task and its taskgroups are each thread's. A thread
+ * with nothing to run takes the newest ready task of its process (a
+ * sibling's too: they share the memory, so no message and no acquire), and
+ * only when the process has none does the process ask the others. The
+ * process is idle at a barrier when all its threads of the region wait
+ * there with nothing ready, and only then reports IDLE.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -95,17 +104,37 @@ struct task {
 /* ---- state (under dsm__mu unless said) ---------------------------------------- */
 
 static int tasks_used;                 /* set before main, never changes */
-static task_t *cur;                    /* the task this thread runs (app thread only) */
-static task_t *region_task;            /* the implicit task of the current region */
-static _Thread_local int region_active; /* team > 1: tasks are deferred (the thread's own region: a serialized nested region in one thread must not end another's) */
-static unsigned group_depth;           /* taskgroups open in the current task */
+static _Thread_local task_t *cur;      /* the task this thread runs */
+static _Thread_local task_t *region_task; /* this thread's implicit task in the region */
+/* team > 1: tasks are deferred. The thread's own: a serialized nested
+ * region in one thread must not end another's. */
+static _Thread_local int region_active;
+static _Thread_local unsigned group_depth; /* taskgroups open in the current task */
+static _Thread_local unsigned my_local;    /* this thread's number in its process */
 static long queue_max;
+
+/* The region's team as this process sees it. */
+static uint64_t region_seq_begun = UINT64_MAX;
+static unsigned tprocs = 1;            /* processes in the team */
+static unsigned tlocal = 1;            /* threads of this process in it */
+static unsigned at_end;                /* of those: waiting at the barrier, idle */
+static unsigned end_left;              /* of those: gone past the phase's END */
+static unsigned idle_waiters;          /* threads blocked with nothing to run */
+static int busy_pending;               /* a BUSY report is on its way to the manager */
 
 static task_t *rq_old, *rq_new;        /* ready deque: thieves take the oldest */
 static unsigned nready;
 static task_t *given;                  /* our tasks running elsewhere */
 static int need_acquire;               /* records came with a GIVE or DONE */
-static dsm__tp_event_t task_ev = DSM__TP_EVENT_INIT;
+/* One event per thread of the process: an event has one waiter at a time. */
+static dsm__tp_event_t *task_evs;
+static unsigned nevs;
+
+static void task_fire(void)
+{
+  for (unsigned i = 0; i < nevs; i++)
+    dsm__tp_event_fire(&task_evs[i]);
+}
 
 /* A phase is the stretch between two barriers of a region; messages name it
  * so that a late one from an earlier phase is recognised and dropped. */
@@ -282,7 +311,7 @@ static void finish_locked(task_t *t)
     unref(t->parent);
   }
   unref(t);
-  dsm__tp_event_fire(&task_ev);
+  task_fire();
 }
 
 /* ---- giving and asking ------------------------------------------------------------- */
@@ -338,7 +367,7 @@ static void give_locked(task_t *t, unsigned r, uint32_t round, int *released)
 static void serve_locked(unsigned keep)
 {
   int released = 0;
-  for (unsigned r = 0; r < dsm__team; r++) {
+  for (unsigned r = 0; r < tprocs; r++) {
     if (r == dsm__rank)
       continue;
     int asked = want_round[r] && want_epoch[r] == epoch;
@@ -361,7 +390,7 @@ static void serve_locked(unsigned keep)
 
 static int anyone_asking(void)
 {
-  for (unsigned r = 0; r < dsm__team; r++)
+  for (unsigned r = 0; r < tprocs; r++)
     if ((want_round[r] && want_epoch[r] == epoch) || (hungry[r] && r != dsm__rank))
       return 1;
   return 0;
@@ -370,11 +399,11 @@ static int anyone_asking(void)
 static void ask_locked(void)
 {
   my_round++;
-  round_out = dsm__team - 1;
+  round_out = tprocs - 1;
   round_sent = 1;
   work_since_round = 0;
   round_t0 = dsm__now_ns();
-  for (unsigned r = 0; r < dsm__team; r++) {
+  for (unsigned r = 0; r < tprocs; r++) {
     if (r == dsm__rank)
       continue;
     dsm__buf_t b = { 0 };
@@ -393,7 +422,7 @@ static void send_end(unsigned r, uint64_t e)
 {
   if (r == dsm__rank) {
     if (e == epoch) end_seen = 1;
-    dsm__tp_event_fire(&task_ev);
+    task_fire();
     return;
   }
   dsm__buf_t b = { 0 };
@@ -402,7 +431,7 @@ static void send_end(unsigned r, uint64_t e)
   send_buf(r, &b);
 }
 
-/* team: the reporter's team size (the manager's own dsm__team belongs to
+/* team: the reporter's team size (the manager's own tprocs belongs to
  * its application thread, and a report may come before it has forked). */
 static void mg_update(unsigned r, unsigned team, uint64_t e, uint32_t rep, int idle,
                       uint64_t sp, uint64_t fin)
@@ -462,7 +491,7 @@ static void on_task(const dsm__msg_t *m)
     if (e >= epoch) {        /* a later phase's request waits for that phase */
       want_epoch[from] = e;
       want_round[from] = round;
-      dsm__tp_event_fire(&task_ev);
+      task_fire();
     }
     break;
   }
@@ -503,7 +532,7 @@ static void on_task(const dsm__msg_t *m)
       }
     }
     DSM__STAT_INC(tasks_stolen);
-    dsm__tp_event_fire(&task_ev);
+    task_fire();
     break;
   }
   case TK_NONE: {
@@ -512,7 +541,7 @@ static void on_task(const dsm__msg_t *m)
       malformed(m);
     if (round == my_round && e == epoch && round_out)
       round_out--;
-    dsm__tp_event_fire(&task_ev);
+    task_fire();
     break;
   }
   case TK_DONE: {
@@ -549,11 +578,11 @@ static void on_task(const dsm__msg_t *m)
   case TK_ON:
     if (on_epoch == UINT64_MAX || e > on_epoch)
       on_epoch = e;
-    dsm__tp_event_fire(&task_ev);
+    task_fire();
     break;
   case TK_END:
     if (e == epoch) end_seen = 1;
-    dsm__tp_event_fire(&task_ev);
+    task_fire();
     break;
   default:
     malformed(m);
@@ -589,6 +618,52 @@ static void acquire_locked(void)
   }
 }
 
+/* Tell the manager that this process, which reported IDLE, has a task to
+ * run: it must know before the task runs, or it could count us idle while
+ * we create tasks. Meanwhile no thread of ours takes a task (busy_pending). */
+static void report_busy_locked(void)
+{
+  uint32_t rep = ++report_no;
+  reported_idle = 0;
+  if (dsm__rank == 0) {
+    mg_update(0, tprocs, epoch, rep, 0, 0, 0);
+    return;
+  }
+  dsm__buf_t b = { 0 };
+  hdr(&b, TK_BUSY);
+  dsm__buf_u32(&b, tprocs);
+  dsm__buf_u32(&b, rep);
+  busy_pending = 1;
+  pthread_mutex_unlock(&dsm__mu);
+  void *reply = NULL;
+  size_t len = 0;
+  unsigned g = dsm__gate_drop();
+  dsm__tp_call(0, DSM__MSG_TASK, b.p, b.len, &reply, &len);
+  dsm__gate_take(g);
+  free(reply);
+  dsm__buf_free(&b);
+  pthread_mutex_lock(&dsm__mu);
+  busy_pending = 0;
+  task_fire();
+}
+
+static void report_idle_locked(void)
+{
+  uint32_t rep = ++report_no;
+  reported_idle = 1;
+  if (dsm__rank == 0) {
+    mg_update(0, tprocs, epoch, rep, 1, spawned, finished);
+    return;
+  }
+  dsm__buf_t b = { 0 };
+  hdr(&b, TK_IDLE);
+  dsm__buf_u32(&b, tprocs);
+  dsm__buf_u32(&b, rep);
+  dsm__buf_u64(&b, spawned);
+  dsm__buf_u64(&b, finished);
+  send_buf(0, &b);
+}
+
 /* One scheduling decision, on the private stack: run a task, or return
  * because the condition holds; wait (blocked) while neither. */
 static void step_impl(void *p)
@@ -597,7 +672,9 @@ static void step_impl(void *p)
    * below may invalidate: touch it only without dsm__mu (a fault under it
    * would deadlock against the fault handler). */
   struct step st = *(struct step *)p, *s = &st;
+  int end = s->what == WAIT_END;
   pthread_mutex_lock(&dsm__mu);
+  at_end += end;
   for (;;) {
     serve_locked(1);
     if (cond_holds(s)) {
@@ -605,27 +682,9 @@ static void step_impl(void *p)
       s->done = 1;
       break;
     }
-    if (nready) {
-      if (s->what == WAIT_END && reported_idle) {
-        /* Not idle any more: the manager must know before we run it,
-         * or it could count us idle while we create tasks. */
-        uint32_t rep = ++report_no;
-        reported_idle = 0;
-        if (dsm__rank == 0) {
-          mg_update(0, dsm__team, epoch, rep, 0, 0, 0);
-        } else {
-          dsm__buf_t b = { 0 };
-          hdr(&b, TK_BUSY);
-          dsm__buf_u32(&b, dsm__team);
-          dsm__buf_u32(&b, rep);
-          pthread_mutex_unlock(&dsm__mu);
-          void *reply = NULL;
-          size_t len = 0;
-          dsm__tp_call(0, DSM__MSG_TASK, b.p, b.len, &reply, &len);
-          free(reply);
-          dsm__buf_free(&b);
-          pthread_mutex_lock(&dsm__mu);
-        }
+    if (nready && !busy_pending) {
+      if (reported_idle) {
+        report_busy_locked();
         continue;
       }
       s->run = rq_new;
@@ -633,30 +692,27 @@ static void step_impl(void *p)
       acquire_locked();
       break;
     }
-    if (dsm__team > 1 && !round_out && (!round_sent || work_since_round) && phase_has_tasks())
+    if (!nready && tprocs > 1 && !round_out && (!round_sent || work_since_round) && phase_has_tasks())
       ask_locked();
-    if (s->what == WAIT_END && !reported_idle) {
-      uint32_t rep = ++report_no;
-      reported_idle = 1;
-      if (dsm__rank == 0) {
-        mg_update(0, dsm__team, epoch, rep, 1, spawned, finished);
-      } else {
-        dsm__buf_t b = { 0 };
-        hdr(&b, TK_IDLE);
-        dsm__buf_u32(&b, dsm__team);
-        dsm__buf_u32(&b, rep);
-        dsm__buf_u64(&b, spawned);
-        dsm__buf_u64(&b, finished);
-        send_buf(0, &b);
-      }
+    /* The process is idle when every thread of it in the region waits
+     * here with nothing to run (with one thread: this one). */
+    if (end && !reported_idle && !nready && !busy_pending && at_end == tlocal) {
+      report_idle_locked();
       continue;
     }
+    /* A sibling may hold what wakes us (a task it creates, the gate for a
+     * message it handles): the gate is let go while we wait. */
+    idle_waiters++;
     pthread_mutex_unlock(&dsm__mu);
     uint64_t t0 = dsm__now_ns();
-    dsm__tp_event_wait(&task_ev);
+    unsigned g = dsm__gate_drop();
+    dsm__tp_event_wait(&task_evs[my_local]);
+    dsm__gate_take(g);
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
     pthread_mutex_lock(&dsm__mu);
+    idle_waiters--;
   }
+  at_end -= end;
   pthread_mutex_unlock(&dsm__mu);
   *(struct step *)p = st;
 }
@@ -753,19 +809,22 @@ static void create_impl(void *p)
     add_deps(cur, t, c->ndeps, c->deps);
   spawned++;
   DSM__STAT_INC(tasks);
-  if (!c->now && nready >= (unsigned)queue_max && !anyone_asking())
+  if (!c->now && nready >= (unsigned)queue_max && !anyone_asking() && !idle_waiters)
     c->now = 1;              /* cut-off: everyone is busy */
   if (c->now) {
     t->inline_wait = 1;
     t->refs++;               /* the caller's, until it has run it */
   } else {
-    if (!t->npred)
+    if (!t->npred) {
       rq_push_new(t);
+      if (idle_waiters)
+        task_fire();         /* a sibling thread waits for work */
+    }
     if (!phase_created) {
       /* The first task of the phase here: the others learn that there is
        * work to ask for (ask_locked), once per phase. */
       phase_created = 1;
-      for (unsigned r = 0; r < dsm__team; r++) {
+      for (unsigned r = 0; r < tprocs; r++) {
         if (r == dsm__rank)
           continue;
         dsm__buf_t b = { 0 };
@@ -810,7 +869,7 @@ void __ompdsm_task(void (*fn)(void *), void *data, size_t size, int flags,
   t->final = (uint8_t)fin;
   t->group = group_depth > 0 || cur->group;
   /* The dependences too may sit on the caller's stack (see step_impl). */
-  static ompdsm_dep_t dep_buf[8];   /* private memory; create_impl runs no task */
+  static _Thread_local ompdsm_dep_t dep_buf[8];   /* private memory; create_impl runs no task */
   ompdsm_dep_t *dcopy = dep_buf;
   if (ndeps > 8) {
     dcopy = malloc(ndeps * sizeof *dcopy);
@@ -889,21 +948,33 @@ static void phase_start_locked(uint64_t e)
   memset(hungry, 0, dsm__nprocs);
 }
 
+struct begin { uint64_t seq; unsigned procs, nlocal; task_t *implicit; };
+
 static void begin_impl(void *p)
 {
-  uint64_t seq = *(uint64_t *)p;
+  struct begin *bg = p;
   pthread_mutex_lock(&dsm__mu);
-  phase_start_locked(seq << 24);
-  spawned = finished = 0;
-  region_task = task_new();
+  if (region_seq_begun != bg->seq) {
+    /* the first thread of this process in the region */
+    region_seq_begun = bg->seq;
+    tprocs = bg->procs;
+    tlocal = bg->nlocal;
+    at_end = end_left = 0;
+    phase_start_locked(bg->seq << 24);
+    spawned = finished = 0;
+  }
+  bg->implicit = task_new();
   pthread_mutex_unlock(&dsm__mu);
 }
 
-void dsm__task_region_begin(uint64_t seq)
+void dsm__task_region_begin(uint64_t seq, unsigned procs, unsigned nlocal, unsigned local)
 {
-  if (!tasks_used || dsm__team <= 1)
+  if (!tasks_used || procs * nlocal <= 1)
     return;
-  dsm__on_private_stack(begin_impl, &seq);
+  struct begin bg = { seq, procs, nlocal, NULL };
+  dsm__on_private_stack(begin_impl, &bg);
+  my_local = local;
+  region_task = bg.implicit;
   cur = region_task;
   group_depth = 0;
   region_active = 1;
@@ -913,7 +984,12 @@ static void next_phase_impl(void *unused)
 {
   (void)unused;
   pthread_mutex_lock(&dsm__mu);
-  phase_start_locked(epoch + 1);
+  /* The last thread of the process past END starts the next phase; the
+   * others wait in the OpenMP barrier that follows, creating nothing. */
+  if (++end_left == tlocal) {
+    end_left = 0;
+    phase_start_locked(epoch + 1);
+  }
   pthread_mutex_unlock(&dsm__mu);
 }
 
@@ -921,7 +997,8 @@ void dsm__task_barrier(void)
 {
   if (!region_active)
     return;
-  DSM__STAT_INC(task_phases);
+  if (my_local == 0)
+    DSM__STAT_INC(task_phases);
   schedule_until(WAIT_END, NULL);
   dsm__on_private_stack(next_phase_impl, NULL);
 }
@@ -958,6 +1035,8 @@ void dsm__task_resume(int was) { region_active = was; }
 void dsm__task_init(void)
 {
   queue_max = dsm__env_long("DSM_TASK_QUEUE", QUEUE_DEFAULT, 1, 1 << 20);
+  nevs = dsm__threads;
+  task_evs = dsm__xcalloc(nevs, sizeof *task_evs);
   unsigned n = dsm__nprocs;
   want_epoch = dsm__xcalloc(n, sizeof *want_epoch);
   want_round = dsm__xcalloc(n, sizeof *want_round);
