@@ -15,9 +15,11 @@
 #   gomp2        the -fopenmp build with OMP_NUM_THREADS=2
 #   ompdsm n=1   DIR/tools/dsmrun -n 1 --max-time S <the ompdsmcc build>
 #   ompdsm n=2   DIR/tools/dsmrun -n 2 --max-time S <the ompdsmcc build>
+#   ompdsm 1x2   DIR/tools/dsmrun -n 1 --threads 2 ... (one process, two
+#                OpenMP threads: the tasks move between threads only)
 # Each run must exit 0 and print "verify: OK" and "time: <s>" (the kernel's
 # own time); the table gives the median over the repetitions and the
-# speedup of each parallel variant over seq. --no-ompdsm skips the two
+# speedup of each parallel variant over seq. --no-ompdsm skips the
 # ompdsm variants (and the need for a build directory), e.g. while
 # ompdsmcc does not accept the task directives yet.
 #
@@ -36,7 +38,7 @@ BUILD="$ROOT/build" REPS=3 SIZE=bench PROGRAMS="nqueens_task sort_task"
 OMPDSM=1 TMO=600 WORK=""
 CC=${CC:-gcc}
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$(cd "$2" && pwd) || exit 2; shift 2 ;;
@@ -71,7 +73,7 @@ if [ "$OMPDSM" = 1 ]; then
   for f in "$OMPDSMCC" "$DSMRUN"; do
     [ -x "$f" ] || { echo "tasks.sh: error: no $f (build first, pass --build DIR, or use --no-ompdsm)" >&2; exit 2; }
   done
-  VARIANTS="$VARIANTS dsm1 dsm2"
+  VARIANTS="$VARIANTS dsm1 dsm2 dsm1t2"
 fi
 for p in $PROGRAMS; do
   [ -f "$SRC/$p.c" ] || { echo "tasks.sh: error: no $SRC/$p.c" >&2; exit 2; }
@@ -115,6 +117,7 @@ for ((r = 1; r <= REPS; r++)); do
         gomp2) cmd=(env OMP_NUM_THREADS=2 timeout "$TMO" "$WORK/$p.gomp") ;;
         dsm1)  cmd=(timeout $((TMO + 10)) "$DSMRUN" -n 1 --max-time "$TMO" "$WORK/$p.ompdsm") ;;
         dsm2)  cmd=(timeout $((TMO + 10)) "$DSMRUN" -n 2 --max-time "$TMO" "$WORK/$p.ompdsm") ;;
+        dsm1t2) cmd=(timeout $((TMO + 10)) "$DSMRUN" -n 1 --threads 2 --max-time "$TMO" "$WORK/$p.ompdsm") ;;
       esac
       printf 'tasks.sh: rep %d/%d %s %s ... ' "$r" "$REPS" "$p" "$v" >&2
       "${cmd[@]}" "${args[@]}" >"$log" 2>&1 </dev/null
@@ -156,8 +159,8 @@ echo
 echo "OpenMP task benchmarks: median of $REPS repetitions (kernel time, s), size $SIZE, $(nproc) CPUs"
 echo
 if [ "$OMPDSM" = 1 ]; then
-  echo "| program | seq s | gcc-omp(2) s | ompdsm n=1 s | ompdsm n=2 s | speedup gcc-omp(2) | speedup ompdsm n=1 | speedup ompdsm n=2 |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| program | seq s | gcc-omp(2) s | ompdsm n=1 s | ompdsm n=2 s | ompdsm 1x2 s | speedup gcc-omp(2) | speedup ompdsm n=1 | speedup ompdsm n=2 | speedup ompdsm 1x2 |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 else
   echo "| program | seq s | gcc-omp(2) s | ompdsm n=1 s | ompdsm n=2 s | speedup gcc-omp(2) |"
   echo "|---|---:|---:|---:|---:|---:|"
@@ -167,8 +170,8 @@ for p in $PROGRAMS; do
   a=$(args_for "$p")
   line="| $p${a:+ $a} | $s | $g |"
   if [ "$OMPDSM" = 1 ]; then
-    d1=$(cell "$p" dsm1) d2=$(cell "$p" dsm2)
-    line+=" $d1 | $d2 | $(speedup "$s" "$g") | $(speedup "$s" "$d1") | $(speedup "$s" "$d2") |"
+    d1=$(cell "$p" dsm1) d2=$(cell "$p" dsm2) d12=$(cell "$p" dsm1t2)
+    line+=" $d1 | $d2 | $d12 | $(speedup "$s" "$g") | $(speedup "$s" "$d1") | $(speedup "$s" "$d2") | $(speedup "$s" "$d12") |"
   else
     line+=" skipped | skipped | $(speedup "$s" "$g") |"
   fi
