@@ -51,8 +51,13 @@ static void *worker_main(void *p)
     pthread_mutex_unlock(&mu);
     b(a, me);
     pthread_mutex_lock(&mu);
-    if (--running == 0)
+    if (--running == 0) {
+      /* Signalled after the mutex is let go: a master woken while we
+       * still hold it would block on it and need a second wake-up. */
+      pthread_mutex_unlock(&mu);
       pthread_cond_signal(&done);
+      pthread_mutex_lock(&mu);
+    }
   }
   return NULL;
 }
@@ -85,8 +90,8 @@ void dsm__team_run(void (*b)(void *, unsigned), void *a, unsigned n)
   nrun = n;
   running = n - 1;
   gen++;
-  pthread_cond_broadcast(&go);
   pthread_mutex_unlock(&mu);
+  pthread_cond_broadcast(&go);   /* after the unlock: see worker_main */
   b(a, 0);
   pthread_mutex_lock(&mu);
   while (running)
@@ -128,6 +133,6 @@ void dsm__team_barrier(unsigned n, void (*last)(void *), void *arg)
     last(arg);
   pthread_mutex_lock(&bmu);
   bgen++;
-  pthread_cond_broadcast(&bcv);
   pthread_mutex_unlock(&bmu);
+  pthread_cond_broadcast(&bcv);   /* after the unlock: see worker_main */
 }
