@@ -328,6 +328,9 @@ void ds_boundary(int ft, int lt);
 void ds_var(Sym *s, int shared);
 /* 1: s is shared where the task is; 0: private there (a task makes it firstprivate) */
 int  ds_is_shared(Sym *s);
+int  ds_private_here(Sym *s);
+/* error for each reduction of a worksharing construct on such a variable */
+void check_ws_reductions(Omp *om);
 
 /* ---- omp_sync.c ---- */
 void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx);

@@ -112,3 +112,25 @@ int ds_is_shared(Sym *s)
   }
   return 0;
 }
+
+/* A worksharing construct's reduction needs a variable the region shares
+   (OpenMP: shared in the parallel region the construct binds to): 1 when s
+   is private in the innermost enclosing region or task (listed private
+   there, or a non-static local of its body). An orphaned construct cannot
+   tell: 0. */
+int ds_private_here(Sym *s)
+{
+  for (DsEnv *e = dsenv; e; e = e->up) {
+    if (!e->boundary) { if (e->sym == s) return !e->shared; continue; }
+    return s->ident >= e->ft && s->ident <= e->lt && !s->is_static;
+  }
+  return 0;
+}
+
+void check_ws_reductions(Omp *om)
+{
+  for (VarClause *v = om->vars; v; v = v->next)
+    if (v->kind == DS_REDUCTION && v->sym && ds_private_here(v->sym))
+      error_at(v->tok, "reduction variable '%s' is private in the enclosing region; "
+               "a worksharing construct reduces into a shared variable", v->sym->name);
+}

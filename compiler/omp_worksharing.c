@@ -138,6 +138,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   int depth = loop_nest(n, om, L);
   if (!depth) return;
   int id = ++uid;
+  check_ws_reductions(om);
   DsEnv *env = dsenv;
   gen(o, " {");
   Priv pv[64];
@@ -202,6 +203,7 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
   int ns = 0;
   for (Node *k = b->kids; k; k = k->next) ns++;
   int id = ++uid;
+  check_ws_reductions(om);
   Priv pv[64];
   Ctx *c = ctx;
   DsEnv *env = dsenv;
