@@ -184,6 +184,11 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
   const char *envbind = getenv("DSM_CPU_BIND");
   if (!o->bind_to && envbind && *envbind)
     o->bind_to = bind_mode("DSM_CPU_BIND", envbind);
+  /* Likewise DSM_THREADS without --threads: every rank would reject a bad
+   * value on its own. */
+  const char *envthreads = getenv("DSM_THREADS");
+  if (!o->threads && envthreads && *envthreads)
+    o->threads = (unsigned)parse_long_opt("DSM_THREADS", envthreads, 1, DSMRUN_MAX_THREADS);
   if (o->launcher && !strstr(o->launcher, "{host}"))
     dsmrun_usage_error("--launcher needs {host} where the host name goes, got '%s'",
                        o->launcher);

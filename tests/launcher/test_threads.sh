@@ -21,6 +21,10 @@ bad "-t 0 names --threads"     "--threads must be at least 1"              -n 2 
 bad "--threads=0"              "--threads must be at least 1"              -n 2 --threads=0 echo started
 bad "--threads without value"  "option --threads needs an argument"        -n 2 --threads
 bad "-t without value"         "option -t needs an argument"               -n 2 -t
+# An inherited DSM_THREADS is checked the same way, naming the variable.
+DSM_THREADS=x bad "DSM_THREADS=x"     "DSM_THREADS needs a whole number, got 'x'" -n 2 echo started
+DSM_THREADS=0 bad "DSM_THREADS=0"     "DSM_THREADS must be at least 1, got 0"    -n 2 echo started
+DSM_THREADS=999 bad "DSM_THREADS=999" "DSM_THREADS must be at most 256, got 999" -n 2 echo started
 # The limits themselves are accepted.
 run_dsmrun "$T/out" "$T/err" -n 1 --threads 256 sh -c 'echo "$DSM_THREADS"'
 check "--threads 256 is accepted ($(cat "$T/err"))" [ "$RC" -eq 0 -a "$(cat "$T/out")" = 256 ]
