@@ -952,19 +952,22 @@ struct begin { uint64_t seq; unsigned procs, nlocal; task_t *implicit; };
 
 static void begin_impl(void *p)
 {
-  struct begin *bg = p;
+  /* p is on the caller's stack, shared memory: read and written only
+   * without dsm__mu (see step_impl) */
+  struct begin bg = *(struct begin *)p;
+  task_t *implicit = task_new();
   pthread_mutex_lock(&dsm__mu);
-  if (region_seq_begun != bg->seq) {
+  if (region_seq_begun != bg.seq) {
     /* the first thread of this process in the region */
-    region_seq_begun = bg->seq;
-    tprocs = bg->procs;
-    tlocal = bg->nlocal;
+    region_seq_begun = bg.seq;
+    tprocs = bg.procs;
+    tlocal = bg.nlocal;
     at_end = end_left = 0;
-    phase_start_locked(bg->seq << 24);
+    phase_start_locked(bg.seq << 24);
     spawned = finished = 0;
   }
-  bg->implicit = task_new();
   pthread_mutex_unlock(&dsm__mu);
+  ((struct begin *)p)->implicit = implicit;
 }
 
 void dsm__task_region_begin(uint64_t seq, unsigned procs, unsigned nlocal, unsigned local)
