@@ -227,17 +227,21 @@ static size_t region_stack_size(void)
   return (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
 }
 
+void *dsm__shared_stack_new(void)
+{
+  size_t sz = region_stack_size();
+  char *st = dsm_malloc(sz);
+  if (!st)
+    dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a %zu MiB region stack in shared "
+               "memory (DSM_REGION_STACK_MB)", sz >> 20);
+  return st + sz;
+}
+
 static void run_region_body(void (*fn)(void *), void *arg)
 {
   if (dsm__tasks_on()) {
-    if (!task_stack_top) {
-      size_t sz = region_stack_size();
-      void *st = dsm_malloc(sz);
-      if (!st)
-        dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a %zu MiB region stack in shared "
-                   "memory (DSM_REGION_STACK_MB)", sz >> 20);
-      task_stack_top = (char *)st + sz;
-    }
+    if (!task_stack_top)
+      task_stack_top = dsm__shared_stack_new();
     dsm__call_on_stack(fn, arg, task_stack_top);
   } else if (dsm__nprocs > 1 && dsm__is_shared(__builtin_frame_address(0))) {
     if (!region_stack_top) {

@@ -247,14 +247,8 @@ static void region_entry(void *p)
     joinreds = dsm__xcalloc(tpp(), sizeof *joinreds);
   if (dsm__tasks_on() && !worker_stacks) {
     worker_stacks = dsm__xcalloc(tpp(), sizeof *worker_stacks);
-    size_t sz = (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
-    for (unsigned t = 1; t < tpp(); t++) {
-      char *st = dsm_malloc(sz);
-      if (!st)
-        dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a %zu MiB region stack in shared "
-                   "memory for OpenMP thread %u (DSM_REGION_STACK_MB)", sz >> 20, t);
-      worker_stacks[t] = st + sz;
-    }
+    for (unsigned t = 1; t < tpp(); t++)
+      worker_stacks[t] = dsm__shared_stack_new();
   }
   dsm__team_run(region_thread, h, n);
   joinreds_fold(n);

@@ -74,6 +74,8 @@ void dsm__task_region_begin(uint64_t seq, unsigned procs, unsigned nlocal, unsig
 void dsm__task_region_end(void);
 void dsm__task_barrier(void);
 int  dsm__task_suspend(void);
+/* A region stack in shared memory (forkjoin.c; DSM_REGION_STACK_MB): its top. */
+void *dsm__shared_stack_new(void);
 void dsm__task_resume(int was);
 
 #endif
