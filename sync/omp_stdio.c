@@ -114,7 +114,9 @@ struct srep { int64_t ret; int32_t err, how; };                          /* + pa
 struct entry { uint64_t file; unsigned owner; struct entry *next; };
 static struct entry *streams;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static FILE *rank0_std[3];    /* rank 0's std streams, as met in shared memory */
+/* Rank 0's std streams, as met in shared memory: a cache the threads of a
+ * process share, read and written atomically (a miss only asks rank 0). */
+static FILE *rank0_std[3];
 
 static int distributed(void) { return dsm__started && dsm__nprocs > 1; }
 static FILE *std_stream(int k) { return k == 0 ? stdin : k == 1 ? stdout : stderr; }
@@ -170,7 +172,7 @@ static FILE *here(FILE *f)
 {
   if (!distributed() || !f || std_index(f) >= 0) return f;
   for (int k = 0; k < 3; k++)
-    if (rank0_std[k] == f) return std_stream(k);
+    if (__atomic_load_n(&rank0_std[k], __ATOMIC_RELAXED) == f) return std_stream(k);
   int owner = owner_of((uintptr_t)f, 0);
   if (owner == (int)dsm__rank || (owner < 0 && dsm__rank == 0)) return f;
   return NULL;
@@ -205,7 +207,7 @@ static struct srep *ship(FILE **f, int op, int64_t a, int64_t b, const void *dat
     dsm__fatal(DSM__EXIT_FATAL, "malformed STDIO reply");
   if (r->how == HOW_LOCAL) { free(r); return NULL; }
   if (r->how >= HOW_STD && r->how < HOW_STD + 3) {
-    rank0_std[r->how - HOW_STD] = *f;
+    __atomic_store_n(&rank0_std[r->how - HOW_STD], *f, __ATOMIC_RELAXED);
     *f = std_stream(r->how - HOW_STD);
     free(r);
     return NULL;
