@@ -9,6 +9,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,13 +67,10 @@ void dsm__udp_set_peer_reply(unsigned r, uint16_t port)
 static struct sockaddr_in self_addr[2];   /* our own sockets, for wake-up datagrams */
 static uint64_t rcvtimeo[2];              /* SO_RCVTIMEO of each, ns (0: none) */
 
-static int open_one(const struct sockaddr_in *a)
+/* Big buffers so a window of large fragments fits; as root, force past
+ * net.core.rmem_max. */
+static void size_buffers(int sock)
 {
-  int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (sock < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "socket: %s", strerror(errno));
-  /* Big buffers so a window of large fragments fits; as root, force past
-   * net.core.rmem_max. */
   int sz = 16 << 20;
   if (setsockopt(sock, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof sz) < 0)
     setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
@@ -85,6 +83,14 @@ static int open_one(const struct sockaddr_in *a)
     /* Without the big buffer, a window of 2 MiB would only overflow it. */
     U.window_bytes = (uint32_t)got / 4 < 64 * 1024 ? 64 * 1024 : (uint32_t)got / 4;
   }
+}
+
+static int open_one(const struct sockaddr_in *a)
+{
+  int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (sock < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "socket: %s", strerror(errno));
+  size_buffers(sock);
   if (bind(sock, (const struct sockaddr *)a, sizeof *a) < 0) {
     if (a->sin_port == 0)     /* the kernel picks: the ephemeral range is used up */
       dsm__fatal(DSM__EXIT_FATAL, "no free UDP port for rank %u: %s (too many processes for "
@@ -94,6 +100,34 @@ static int open_one(const struct sockaddr_in *a)
                "dsmrun picks a free one)", ntohs(a->sin_port), strerror(errno));
   }
   return sock;
+}
+
+/* Rank 0 started by dsmrun on this host inherits the master's socket,
+ * already bound (DSM_MASTER_FD; tools/dsmrun_env.c): dsmrun held the port
+ * from the moment it chose it, so no other process could take it. Only a
+ * UDP socket bound to the master's port is taken; anything else (a
+ * descriptor a wrapper closed or reused) falls back to binding the port. */
+static int inherited_master(const struct sockaddr_in *a)
+{
+  const char *v = getenv("DSM_MASTER_FD");
+  if (!v || !*v)
+    return -1;
+  char *end;
+  long fd = strtol(v, &end, 10);
+  unsetenv("DSM_MASTER_FD");   /* not for the program's own children */
+  if (*end || fd < 3 || fd > 1024)
+    return -1;
+  int type = 0;
+  socklen_t tl = sizeof type;
+  struct sockaddr_in got;
+  socklen_t gl = sizeof got;
+  if (getsockopt((int)fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type != SOCK_DGRAM ||
+      getsockname((int)fd, (struct sockaddr *)&got, &gl) < 0 || got.sin_family != AF_INET ||
+      got.sin_port != a->sin_port)
+    return -1;
+  fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+  size_buffers((int)fd);
+  return (int)fd;
 }
 
 void dsm__udp_open_sockets(const struct sockaddr_in *master)
@@ -109,7 +143,9 @@ void dsm__udp_open_sockets(const struct sockaddr_in *master)
   U.sock[REPLY] = open_one(&a);
   if (U.self == 0)
     a.sin_port = master->sin_port;
-  U.sock[SVC] = open_one(&a);
+  U.sock[SVC] = U.self == 0 ? inherited_master(&a) : -1;
+  if (U.sock[SVC] < 0)
+    U.sock[SVC] = open_one(&a);
   /* Where a wake-up datagram for each goes (transport_udp.h). */
   for (int i = 0; i < 2; i++) {
     socklen_t l = sizeof self_addr[i];

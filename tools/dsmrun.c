@@ -152,7 +152,7 @@ int main(int argc, char **argv)
       dsmrun_note("warning: rank 0's host '%s' resolves to %s, which other hosts cannot reach; "
                   "give addr=IP in a hostfile", hl.v[placement[0]].name, ip);
   }
-  char *master = dsmrun_xasprintf("%s:%u", ip, dsmrun_pick_port(rank0_here));
+  char *master = dsmrun_xasprintf("%s:%u", ip, dsmrun_pick_port(rank0_here, &j.master_sock));
   char *key = dsmrun_make_key();
 
   raise_fd_limit(j.n);

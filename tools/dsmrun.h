@@ -178,6 +178,7 @@ typedef struct dsmrun_job {
   int64_t max_at;       /* --max-time deadline; 0 = none */
   int stop_signal;      /* a signal dsmrun got and forwarded; 0 = none */
   int max_time_hit;
+  int master_sock;      /* the master's UDP socket, for a rank 0 started here; -1 */
 } dsmrun_job_t;
 
 /* Route the signals dsmrun handles to j->sigfd (the old mask goes to
@@ -194,23 +195,25 @@ int  dsmrun_failed(int wstatus);
 
 /* ---- dsmrun_env.c ---------------------------------------------------------- */
 
-/* The DSM_* assignments of one rank; DSM_LIFELINE only when lifeline >= 0. */
+/* The DSM_* assignments of one rank; DSM_LIFELINE only when lifeline >= 0,
+ * DSM_MASTER_FD only when master_fd >= 0. */
 /* Where a rank runs: which host, and its place among that host's ranks
  * (libdsm binds it to a CPU from these, dsm/bind.c). */
 typedef struct dsmrun_place {
   unsigned host, local_rank, local_size;
 } dsmrun_place_t;
 dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmrun_place_t *pl,
-                               const char *master, const char *key, int lifeline);
+                               const char *master, const char *key, int lifeline,
+                               int master_fd);
 /* dsmrun's environment without stale job variables (and without the
  * settings that options given in o replace): for ranks started here and for
  * launchers that exec their arguments. */
 dsmrun_strv_t dsmrun_env_local(const dsmrun_opts_t *o);
 /* Its DSM_* and OMP_* settings, for ranks that sshd gives a fresh one. */
 dsmrun_strv_t dsmrun_env_forwarded(const dsmrun_opts_t *o);
-/* A random port for the master in 20000..60999, checked to be free here
- * when check_local. */
-unsigned dsmrun_pick_port(int check_local);
+/* A random port for the master in 20000..60999. With check_local, it is
+ * bound here and *sock is the UDP socket for rank 0 (else -1). */
+unsigned dsmrun_pick_port(int check_local, int *sock);
 /* The job's DSM_KEY: 128 random bits as 32 lowercase hex digits. */
 char *dsmrun_make_key(void);
 

@@ -9,6 +9,8 @@
  *   DSM_TIMEOUT, DSM_TRANSPORT, DSM_STATS   from the options
  *   DSM_THREADS          application threads per process (--threads)
  *   DSM_LIFELINE         the descriptor of the lifeline (dsmrun_spawn.c)
+ *   DSM_MASTER_FD        rank 0 started here: the descriptor of the UDP
+ *                        socket dsmrun bound to the master's port
  *
  * Ranks started here inherit the rest of dsmrun's environment, with stale
  * values of these variables taken out. DSM_STATS and DSM_THREADS are
@@ -19,6 +21,7 @@
  * are carried over explicitly.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +44,7 @@ static int is_job_var(const char *e, const dsmrun_opts_t *o)
   static const char *const ours[] = {
     "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
     "DSM_TRANSPORT=", "DSM_LIFELINE=", "DSM_LOCAL_RANK=", "DSM_LOCAL_SIZE=",
-    "DSM_HOST_INDEX=", "DSM_CPU_BIND=",
+    "DSM_HOST_INDEX=", "DSM_CPU_BIND=", "DSM_MASTER_FD=",
   };
   for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
     if (strncmp(e, ours[i], strlen(ours[i])) == 0)
@@ -51,7 +54,8 @@ static int is_job_var(const char *e, const dsmrun_opts_t *o)
 }
 
 dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmrun_place_t *pl,
-                               const char *master, const char *key, int lifeline)
+                               const char *master, const char *key, int lifeline,
+                               int master_fd)
 {
   dsmrun_strv_t v = { 0 };
   dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_RANK=%u", rank));
@@ -73,6 +77,8 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmru
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_PROFILE=%s", j->o.profile));
   if (lifeline >= 0)
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_LIFELINE=%d", lifeline));
+  if (master_fd >= 0)
+    dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_MASTER_FD=%d", master_fd));
   return v;
 }
 
@@ -93,11 +99,14 @@ static dsmrun_strv_t inherited(const dsmrun_opts_t *o, int settings_only)
 dsmrun_strv_t dsmrun_env_local(const dsmrun_opts_t *o) { return inherited(o, 0); }
 dsmrun_strv_t dsmrun_env_forwarded(const dsmrun_opts_t *o) { return inherited(o, 1); }
 
-/* A random port for the master in 20000..60999. When rank 0 runs here, make
- * sure nothing holds it (UDP for the transport, TCP for whatever bootstraps
- * over it); a race with another process remains possible but rare. */
-unsigned dsmrun_pick_port(int check_local)
+/* A random port for the master in 20000..60999. When rank 0 runs here, the
+ * port is bound here and stays bound: *sock gets the UDP socket, which rank
+ * 0 inherits (DSM_MASTER_FD), so no other process can take the port between
+ * this choice and rank 0's start (a CI run once lost it so). The TCP port of
+ * the same number is checked free too, for whatever bootstraps over it. */
+unsigned dsmrun_pick_port(int check_local, int *sock)
 {
+  *sock = -1;
   for (int attempt = 0; attempt < 100; attempt++) {
     uint32_t rnd;
     if (getrandom(&rnd, sizeof rnd, 0) != sizeof rnd)
@@ -105,20 +114,26 @@ unsigned dsmrun_pick_port(int check_local)
     unsigned port = 20000 + rnd % 41000;
     if (!check_local)
       return port;
-    int ok = 1;
-    int types[2] = { SOCK_DGRAM, SOCK_STREAM };
-    for (int t = 0; t < 2 && ok; t++) {
-      int s = socket(AF_INET, types[t] | SOCK_CLOEXEC, 0);
-      if (s < 0)
-        dsmrun_die("socket: %s", strerror(errno));
-      struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-      sa.sin_addr.s_addr = htonl(INADDR_ANY);
-      if (bind(s, (struct sockaddr *)&sa, sizeof sa) != 0)
-        ok = 0;
-      close(s);
+    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    sa.sin_addr.s_addr = htonl(INADDR_ANY);
+    int u = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int t = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (u < 0 || t < 0)
+      dsmrun_die("socket: %s", strerror(errno));
+    int ok = bind(u, (struct sockaddr *)&sa, sizeof sa) == 0 &&
+             bind(t, (struct sockaddr *)&sa, sizeof sa) == 0;
+    close(t);
+    if (!ok) {
+      close(u);
+      continue;
     }
-    if (ok)
-      return port;
+    /* Above the descriptors a child sets up (0-2, the lifeline, the
+     * socket's own place in rank 0), so those dup2s cannot clobber it. */
+    *sock = fcntl(u, F_DUPFD_CLOEXEC, 10);
+    if (*sock < 0)
+      dsmrun_die("fcntl: %s", strerror(errno));
+    close(u);
+    return port;
   }
   dsmrun_die("found no free port in 20000..60999 for the master");
 }

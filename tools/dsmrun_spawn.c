@@ -36,6 +36,8 @@
 /* The fd number at which local ranks find the lifeline (DSM_LIFELINE). A
  * fixed number keeps the environment the same shape on every rank. */
 #define LIFELINE_FD 3
+/* Where a rank 0 started here finds the master's socket (DSM_MASTER_FD). */
+#define MASTER_SOCK_FD 4
 
 typedef enum { SPAWN_LOCAL, SPAWN_EXEC, SPAWN_SSH } spawn_kind_t;
 
@@ -105,6 +107,7 @@ typedef struct spawn {
   char **argv;
   char **envp;
   int stdin_fd, out_w, err_w, life_r;
+  int master_sock;          /* >= 10 (dsmrun_pick_port), or -1 */
   int own_pgrp;
   sigset_t mask;
 } spawn_t;
@@ -125,6 +128,8 @@ static void child(const spawn_t *s)
     else if (dup2(s->life_r, LIFELINE_FD) < 0)
       _exit(127);
   }
+  if (s->master_sock >= 0 && dup2(s->master_sock, MASTER_SOCK_FD) < 0)
+    _exit(127);
   execvpe(s->argv[0], s->argv, s->envp);
   int e = errno;
   const char *m1 = "dsmrun: error: cannot execute '";
@@ -203,7 +208,10 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
     dsmrun_linebuf_init(&r->out, outp[0], 1);
     dsmrun_linebuf_init(&r->err, errp[0], 2);
 
-    spawn_t s = { .out_w = outp[1], .err_w = errp[1], .mask = *orig_mask };
+    spawn_t s = { .out_w = outp[1], .err_w = errp[1], .master_sock = -1, .mask = *orig_mask };
+    /* The master's port, bound by dsmrun, goes to a rank 0 started here. */
+    if (i == 0 && kind == SPAWN_LOCAL)
+      s.master_sock = j->master_sock;
     /* stdin: dsmrun's for rank 0; the lifeline for ssh ranks; else nothing. */
     if (i == 0)
       s.stdin_fd = 0;
@@ -227,7 +235,8 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
         pl.local_rank += k < i;
         pl.local_size++;
       }
-    dsmrun_strv_t vars = dsmrun_rank_vars(j, i, &pl, master, key, lifeline_var);
+    dsmrun_strv_t vars = dsmrun_rank_vars(j, i, &pl, master, key, lifeline_var,
+                                          s.master_sock >= 0 ? MASTER_SOCK_FD : -1);
     dsmrun_strv_t envp = { 0 };
     dsmrun_strv_t argv = rank_argv(&c, j, kind, h ? h->name : NULL, &vars, &envp);
 
@@ -245,6 +254,10 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
     }
     if (pid == 0)
       child(&s);
+    if (s.master_sock >= 0) {   /* rank 0 has it now */
+      close(j->master_sock);
+      j->master_sock = -1;
+    }
     r->pid = pid;
     r->alive = 1;
     r->own_pgrp = s.own_pgrp;

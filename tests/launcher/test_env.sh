@@ -30,6 +30,21 @@ check "a second job gets another key" [ "$(cat "$T/key2")" != "$(awk 'NR == 1 {p
 run_dsmrun "$T/out" "$T/err" -n 2 sh -c 'readlink /proc/self/fd/$DSM_LIFELINE'
 check "lifeline is an inherited pipe" [ "$(grep -c '^pipe:' "$T/out")" -eq 2 ]
 
+# 2b. dsmrun holds the master's port from the moment it picks it: rank 0
+# inherits the bound UDP socket as DSM_MASTER_FD (libdsm adopts it; had it
+# bound the port again, every DSM job would fail with "Address already in
+# use"). The socket's inode must be the one /proc/net/udp lists for the port.
+run_dsmrun "$T/out" "$T/err" -n 2 sh -c '
+  if [ -z "$DSM_MASTER_FD" ]; then echo "rank $DSM_RANK none"; exit 0; fi
+  ino=$(readlink /proc/self/fd/$DSM_MASTER_FD | tr -dc 0-9)
+  port=$(printf "%04X" "${DSM_MASTER##*:}")
+  awk -v p=":$port" -v i="$ino" "\$2 ~ p\"\$\" && \$10 == i { f = 1 } END { exit !f }" /proc/net/udp &&
+    echo "rank $DSM_RANK fd $DSM_MASTER_FD bound"'
+check "rank 0 inherits the master's bound UDP socket at fd 4" \
+  [ "$(sort "$T/out" | tr '\n' ' ')" = "rank 0 fd 4 bound rank 1 none " ]
+DSM_MASTER_FD=9 run_dsmrun "$T/out" "$T/err" -n 2 sh -c 'echo "r$DSM_RANK ${DSM_MASTER_FD:-none}"'
+check "an inherited DSM_MASTER_FD is replaced" [ "$(sort "$T/out" | tr '\n' ' ')" = "r0 4 r1 none " ]
+
 # 3. Options that become environment.
 DSM_STATS=json:/dev/null run_dsmrun "$T/out" "$T/err" -n 2 --timeout 7 --transport verbs \
   sh -c 'echo "$DSM_TIMEOUT $DSM_TRANSPORT $DSM_STATS"'
