@@ -298,7 +298,7 @@ static void acquire(int scan)
         }
         dsm__need_add(pg, p, q, i);
         if (p->valid || p->pushed) {
-          if (p->pushed && p->push_idle < 255)
+          if (p->pushed == DSM__PUSHED_COPY && p->push_idle < 255)
             p->push_idle++;
           p->valid = 0;
           p->pushed = 0;

@@ -47,13 +47,17 @@ struct dsm__homeinfo;
  * home, whose copy is the master copy. Other processes hold copies that
  * are valid (readable) or not (a write notice arrived, or they never had
  * one); a copy that is not valid is refreshed whole from the home. */
+enum { DSM__PUSHED_COPY = 1, DSM__PUSHED_RUN = 2 };
+
 typedef struct dsm__page {
   uint8_t inited;
   uint8_t prot;        /* protection of the application view */
   uint8_t valid;       /* non-home: this copy holds every write it must */
   uint8_t dirty;       /* in the write-notice list of the open interval */
   uint8_t excl;        /* home: no other copy exists, so writes are not tracked */
-  uint8_t pushed;      /* non-home: a pushed copy, installed and not yet touched */
+  uint8_t pushed;      /* non-home: a copy installed and not yet touched, inaccessible
+                          so that its first use faults here: DSM__PUSHED_COPY, a
+                          pushed copy; DSM__PUSHED_RUN, one of a cold run (fetch.c) */
   uint8_t push_idle;   /* non-home: pushed copies that went out of date untouched, in a row */
   uint8_t push_trust;  /* non-home: pushed copies to install readable before the
                           next one is installed inaccessible, to see it used */

@@ -30,6 +30,8 @@
   X(diff_bytes_applied, "bytes of diff applied (encoded)")                   \
   X(pages_fetched,      "whole pages fetched from their home")               \
   X(fetches_overtaken,  "fetched copies not installed: made valid or out of date meanwhile")\
+  X(fetch_held,         "pages of a cold run installed inaccessible until first touched")\
+  X(fetch_held_used,    "of those, pages touched (a fault served here)")     \
   X(pages_served,       "pages sent to others by this home (fetch replies)") \
   X(zero_pages_served,  "of those, pages of zeros (sent as their kind alone)") \
   X(requests_held,      "fetches answered late: diffs or a collective to come")\
