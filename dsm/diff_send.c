@@ -180,6 +180,15 @@ void dsm__home_hold_diffs(void)
   holding = 1;
 }
 
+void dsm__diff_unhold(void)
+{
+  if (!holding)
+    return;
+  for (unsigned h = 0; h < dsm__nprocs; h++)
+    if (dfr_n[h])
+      settle(h);
+}
+
 void dsm__home_send_held(void)
 {
   holding = 0;

@@ -210,6 +210,15 @@ int dsm__diff_defer(uint32_t pg, dsm__page_t *p, uint32_t idx);
 void dsm__diff_send_release(void);
 void dsm__home_hold_diffs(void);
 void dsm__home_send_held(void);
+/* Send the held diffs now. Every message that carries interval records
+ * outside the collective (a lock grant or TOKEN, a semaphore's answer, a
+ * task, a flush) calls it first: it may carry the interval whose diffs are
+ * held, and its receiver would wait at the home for them while the
+ * collective that releases them may wait for that receiver (a master that
+ * takes a lock, whose manager is a joined slave, and then reads a page the
+ * slave wrote). A diff that reaches a page's old home after the departure
+ * moved the page is ignored there (home.c). */
+void dsm__diff_unhold(void);
 
 /* ---- collective.c: what barriers and joins carry for the protocol -------------------- */
 

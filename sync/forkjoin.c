@@ -55,6 +55,10 @@ static size_t fork_len;
 static unsigned joins;             /* master: JOINs of the current region */
 static dsm__reqh_t *join_h;        /* master: their handles, answered at the join */
 static uint32_t **peer_known;      /* master: what each slave is known to hold */
+/* master: each JOIN's records, reduction and the protocol's part, kept as
+ * they came until the master joins too (take_joins) */
+static uint8_t **join_tail;
+static size_t *join_tail_len;
 static int in_region;
 
 /* Master: the JOINs whose answers wait for the next fork, per slave. The
@@ -100,22 +104,45 @@ static void on_join(const dsm__msg_t *m)
 {
   dsm__rd_t r = dsm__rd(m->data, m->len);
   pthread_mutex_lock(&dsm__mu);
-  if (m->origin == 0 || m->origin >= dsm__nprocs || dsm__vt_decode(&r, peer_known[m->origin]) < 0 ||
-      dsm__intervals_decode(&r) < 0)
+  if (m->origin == 0 || m->origin >= dsm__nprocs || dsm__vt_decode(&r, peer_known[m->origin]) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
-  uint32_t rlen = dsm__rd_u32(&r);
-  const void *red = dsm__rd_take(&r, rlen);
-  if (r.bad)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", m->origin);
-  free(red_in[m->origin]);
-  red_in[m->origin] = rlen ? malloc(rlen) : NULL;
-  if (rlen && !red_in[m->origin]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  if (rlen) memcpy(red_in[m->origin], red, rlen);
-  red_in_len[m->origin] = rlen;
-  dsm__coll_note(m->origin, r.p + r.off, r.len - r.off);
+  /* The rest waits for the master's own join (take_joins): stored now, the
+   * records would be applied by any acquire the master makes before it
+   * joins (a lock in the region), and a home page of the master would then
+   * wait for a diff that its writer holds until the join is answered
+   * (diff_send.c), which the master, waiting on that page, never does. */
+  free(join_tail[m->origin]);
+  join_tail_len[m->origin] = r.len - r.off;
+  join_tail[m->origin] = malloc(join_tail_len[m->origin] ? join_tail_len[m->origin] : 1);
+  if (!join_tail[m->origin]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  memcpy(join_tail[m->origin], r.p + r.off, join_tail_len[m->origin]);
   join_h[joins++] = dsm__reqh(m);
   dsm__tp_event_fire(&join_ev);
   pthread_mutex_unlock(&dsm__mu);
+}
+
+/* Master, every member joined: the JOINs' records into the store, their
+ * reductions, and the protocol's parts. With dsm__mu held. */
+static void take_joins(void)
+{
+  for (unsigned i = 0; i < joins; i++) {
+    unsigned s = join_h[i].origin;
+    dsm__rd_t r = dsm__rd(join_tail[s], join_tail_len[s]);
+    if (dsm__intervals_decode(&r) < 0)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", s);
+    uint32_t rlen = dsm__rd_u32(&r);
+    const void *red = dsm__rd_take(&r, rlen);
+    if (r.bad)
+      dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN from rank %u", s);
+    free(red_in[s]);
+    red_in[s] = rlen ? malloc(rlen) : NULL;
+    if (rlen && !red_in[s]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    if (rlen) memcpy(red_in[s], red, rlen);
+    red_in_len[s] = rlen;
+    dsm__coll_note(s, r.p + r.off, r.len - r.off);
+    free(join_tail[s]);
+    join_tail[s] = NULL;
+  }
 }
 
 /* Answer slave s's held JOIN: its departure, then the FORK if there is one. */
@@ -154,7 +181,9 @@ void dsm__forkjoin_init(void)
   join_h = calloc(dsm__nprocs, sizeof *join_h);
   red_in = calloc(dsm__nprocs, sizeof *red_in);
   red_in_len = calloc(dsm__nprocs, sizeof *red_in_len);
-  if (!peer_known || !join_h || !red_in || !red_in_len)
+  join_tail = calloc(dsm__nprocs, sizeof *join_tail);
+  join_tail_len = calloc(dsm__nprocs, sizeof *join_tail_len);
+  if (!peer_known || !join_h || !red_in || !red_in_len || !join_tail || !join_tail_len)
     dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   for (unsigned s = 0; s < dsm__nprocs; s++)
     peer_known[s] = calloc(dsm__nprocs, sizeof(uint32_t));
@@ -371,6 +400,7 @@ static void join_impl(void *unused)
   }
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   dsm__prof_span("join", t0, dsm__now_ns(), 0);
+  take_joins();
   dsm__buf_t coll = { 0 };
   dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
   for (unsigned i = 0; i < joins; i++) {

@@ -131,6 +131,7 @@ static void grant(dsm__lk_t *lk, dsm__reqh_t h, const uint32_t *known)
 {
   dsm__buf_t b = { 0 };
   dsm__buf_u32(&b, 1);
+  dsm__diff_unhold();
   dsm__intervals_encode(&b, known);
   dsm__carry_encode(&b, &lk->carry);
   dsm__tp_reply(h, b.p, b.len);
@@ -159,6 +160,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
     dsm__buf_t b = { 0 };
     dsm__buf_u32(&b, DSM__LK_TOKEN);
     dsm__buf_u32(&b, id);
+    dsm__diff_unhold();
     dsm__intervals_encode(&b, n.known);
     dsm__carry_encode(&b, &lk->carry);
     dsm__tp_send(n.rank, DSM__MSG_LOCK, b.p, b.len);

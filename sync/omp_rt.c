@@ -718,6 +718,7 @@ static void flush_impl(void *unused)
   dsm__release();
   for (unsigned p = 0; p < n; p++) {
     if (p == dsm__rank) continue;
+    dsm__diff_unhold();
     dsm__own_intervals_encode(&bufs[p], flushed_to[p]);
     flushed_to[p] = dsm__known[dsm__rank];
     calls[ncalls].dst = p;

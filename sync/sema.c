@@ -70,6 +70,7 @@ static unsigned manager(unsigned id) { return id % dsm__nprocs; }
 static void answer_waiter(struct waiter *w)
 {
   dsm__buf_t b = { 0 };
+  dsm__diff_unhold();
   dsm__intervals_encode(&b, w->known);
   dsm__tp_reply(w->h, b.p, b.len);
   dsm__buf_free(&b);
@@ -184,6 +185,7 @@ static void signal_impl(void *p)
   dsm__release();
   dsm__buf_u32(&b, SEMA_SIGNAL);
   dsm__buf_u32(&b, c->id);
+  dsm__diff_unhold();
   dsm__intervals_encode(&b, sent_to[mgr]);
   /* Whatever we hold now, the manager will hold once it answers. */
   for (unsigned q = 0; q < dsm__nprocs; q++)

@@ -347,6 +347,7 @@ static void give_locked(task_t *t, unsigned r, uint32_t round, int *released)
   dsm__buf_u64(&b, t->size);
   dsm__buf_put(&b, t->data, t->size);
   dsm__vt_encode(&b, t->foreign ? t->creator_vt : dsm__known);
+  dsm__diff_unhold();
   dsm__intervals_encode(&b, want_vt + (size_t)r * dsm__nprocs);
   send_buf(r, &b);
   DSM__STAT_INC(tasks_given);
@@ -741,6 +742,7 @@ static void finish_impl(void *p)
     dsm__buf_t b = { 0 };
     hdr(&b, TK_DONE);
     dsm__buf_u64(&b, t->cookie);
+    dsm__diff_unhold();
     dsm__intervals_encode(&b, t->creator_vt);
     send_buf(t->creator, &b);
     unref(t);
