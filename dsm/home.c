@@ -4,7 +4,7 @@
  * A home's copy of a page is where every write ends up. Its own writes land
  * there directly; other writers send a diff at each release (DIFF, one-way,
  * batched per home), which the home applies in the order each writer sent
- * them. A process whose copy is out of date asks for the whole page (PAGE);
+ * them (diff_recv.c). A process whose copy is out of date asks for the whole page (PAGE);
  * the home answers once its copy holds every interval the request names
  * (its version vector pv covers the needs), deferring the answer until the
  * diffs it lacks have come. A page the home is writing in its open interval
@@ -44,14 +44,6 @@ struct dsm__homeinfo {
   uint64_t subs[DSM__MAX_PROCS / 64];   /* subscribed readers */
 };
 
-/* A DIFF message waiting for its turn (out of order, or from a later epoch). */
-struct held_diff {
-  struct held_diff *next;
-  uint32_t seq, epoch;
-  uint8_t *data;
-  size_t len;
-};
-
 /* A PAGE request whose answer waits for diffs or for our epoch. */
 struct held_req {
   struct held_req *next;
@@ -70,8 +62,6 @@ static uint32_t *push_seq;       /* [reader]: PUSH messages sent so far */
 static uint32_t *push_told;      /* [reader]: push_seq as last told to a collective */
 
 /* Home side. */
-static uint32_t *diff_applied;   /* [writer]: DIFF messages applied so far */
-static struct held_diff **held_diffs;   /* [writer], sorted by seq */
 static struct held_req *held_reqs;
 
 static int sub_has(const dsm__page_t *p, unsigned r)
@@ -252,7 +242,7 @@ static void on_page(const dsm__msg_t *m)
 /* ---- applying diffs -------------------------------------------------------------------- */
 
 /* A home page that fell behind (acquire) may be usable again. */
-static void catch_up(uint32_t pg, dsm__page_t *p)
+void dsm__home_catch_up(uint32_t pg, dsm__page_t *p)
 {
   if (p->need && dsm__need_met(p, p->pv)) {
     dsm__need_clear(p);
@@ -261,139 +251,10 @@ static void catch_up(uint32_t pg, dsm__page_t *p)
   }
 }
 
-/* Does our copy of p hold base, the version the writer's twin was taken
- * from? Diffs of different writers travel separately, and a writer may have
- * got an earlier writer's bytes without our copy (a lock carries diffs to
- * its next holder: carry.c), so a diff can arrive before one that
- * happened before it. It waits until its base is here: writes of one page
- * land in happens-before order. */
-static int holds_base(const dsm__page_t *p, const uint32_t *base)
+void dsm__home_diffs_in(void)
 {
-  for (unsigned q = 0; q < dsm__nprocs; q++) {
-    uint32_t b;
-    memcpy(&b, base + q, 4);
-    if (b && (!p->pv || p->pv[q] < b))
-      return 0;
-  }
-  return 1;
-}
-
-/* DIFF: seq, epoch, idx, count, then per page: pg, len, base[nprocs], diff.
- * Returns 0 when it must wait (for our epoch, or for an earlier writer's
- * diff); nothing is applied then. */
-static int apply_diffs(unsigned writer, const uint8_t *data, size_t len)
-{
-  dsm__rd_t r = dsm__rd(data, len);
-  (void)dsm__rd_u32(&r);
-  uint32_t epoch = dsm__rd_u32(&r), idx = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
-  if (r.bad)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed DIFF from rank %u", writer);
-  dsm__rd_t scan = r;
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = dsm__rd_u32(&scan), n = dsm__rd_u32(&scan);
-    const uint32_t *base = dsm__rd_take(&scan, dsm__nprocs * 4);
-    if (scan.bad || pg >= dsm__npages || !dsm__rd_take(&scan, n))
-      dsm__fatal(DSM__EXIT_FATAL, "malformed DIFF from rank %u", writer);
-    dsm__page_t *p = dsm__page(pg);
-    if (p->home != dsm__rank) {
-      if (epoch > dsm__epoch)
-        return 0;          /* the page moves here at a collective we have not seen yet */
-    } else if (!holds_base(p, base)) {
-      return 0;
-    }
-  }
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = dsm__rd_u32(&r), n = dsm__rd_u32(&r);
-    r.off += dsm__nprocs * 4;
-    const uint8_t *d = dsm__rd_take(&r, n);
-    dsm__page_t *p = dsm__page(pg);
-    if (p->home != dsm__rank) {
-      /* Sent before a collective moved the page: its new home holds these
-       * writes already (it wrote the page alone in that epoch, and had to
-       * hold every earlier write to do so). */
-      if (epoch < dsm__epoch)
-        continue;
-      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent me its diff of page %u in "
-                 "epoch %u, but its home is rank %u", writer, pg, epoch, p->home);
-    }
-    uint32_t *pv = dsm__page_pv(p);
-    if (pv[writer] >= idx)
-      continue;            /* already here */
-    dsm__os_home_begin(pg);
-    if (dsm__diff_apply(dsm__page_sys(pg), DSM__PAGE, d, n) < 0)
-      dsm__fatal(DSM__EXIT_FATAL, "malformed diff from rank %u for page %u", writer, pg);
-    dsm__prof_in(pg, n, DSM__PROF_DIFF);
-    dsm__prof_wrote(pg, writer, epoch, d, n);
-    /* Written in our open interval too: the twin we answer fetches with
-     * must hold what pv is about to claim (the writer's bytes are not ours,
-     * in a program without data races). */
-    if (p->dirty && p->twin)
-      dsm__diff_apply(p->twin, DSM__PAGE, d, n);
-    pv[writer] = idx;
-    p->tainted = 1;      /* the writer holds a copy */
-    catch_up(pg, p);
-    dsm__os_home_end(pg);
-    DSM__STAT_INC(diffs_applied);
-    DSM__STAT_ADD(diff_bytes_applied, n);
-  }
-  return 1;
-}
-
-/* Apply the writer's held DIFF messages that are next in line. */
-static int drain_diffs(unsigned writer)
-{
-  int any = 0;
-  struct held_diff *d;
-  while ((d = held_diffs[writer]) && d->seq == diff_applied[writer] + 1) {
-    if (!apply_diffs(writer, d->data, d->len))
-      break;
-    held_diffs[writer] = d->next;
-    diff_applied[writer]++;
-    free(d->data);
-    free(d);
-    any = 1;
-  }
-  return any;
-}
-
-static void on_diff(const dsm__msg_t *m)
-{
-  dsm__rd_t r = dsm__rd(m->data, m->len);
-  uint32_t seq = dsm__rd_u32(&r);
-  if (r.bad || m->origin >= dsm__nprocs)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed DIFF from rank %u", m->origin);
-  unsigned w = m->origin;
-  pthread_mutex_lock(&dsm__mu);
-  if (seq <= diff_applied[w]) {
-    pthread_mutex_unlock(&dsm__mu);
-    return;
-  }
-  struct held_diff *d = dsm__xcalloc(1, sizeof *d);
-  d->seq = seq;
-  d->data = dsm__xcalloc(1, m->len);
-  memcpy(d->data, m->data, m->len);
-  d->len = m->len;
-  struct held_diff **pp = &held_diffs[w];
-  while (*pp && (*pp)->seq < seq) pp = &(*pp)->next;
-  if (*pp && (*pp)->seq == seq) {
-    free(d->data);
-    free(d);
-  } else {
-    d->next = *pp;
-    *pp = d;
-  }
-  if (drain_diffs(w)) {
-    /* Others' diffs may have been waiting for this one. */
-    int more = 1;
-    while (more) {
-      more = 0;
-      for (unsigned q = 0; q < dsm__nprocs; q++)
-        more |= drain_diffs(q);
-    }
-    retry_reqs();
-    pthread_cond_broadcast(&home_cv);
-  }
-  pthread_mutex_unlock(&dsm__mu);
+  retry_reqs();
+  pthread_cond_broadcast(&home_cv);
 }
 
 void dsm__home_wait(uint32_t pg)
@@ -405,7 +266,7 @@ void dsm__home_wait(uint32_t pg)
     pthread_cond_wait(&home_cv, &dsm__mu);
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   if (p->home == dsm__rank) {
-    catch_up(pg, p);
+    dsm__home_catch_up(pg, p);
     if (p->prot == DSM__PROT_NONE)   /* no need, yet protected: only a race with catch_up */
       dsm__set_prot(pg, p->excl ? DSM__PROT_WRITE : DSM__PROT_READ);
   }
@@ -636,20 +497,6 @@ void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean)
     dsm__home_exclusive(pg, p);
 }
 
-void dsm__home_retry(void)
-{
-  int any = 0, more = 1;
-  while (more) {
-    more = 0;
-    for (unsigned w = 0; w < dsm__nprocs; w++)
-      more |= drain_diffs(w);
-    any |= more;
-  }
-  retry_reqs();
-  if (any)
-    pthread_cond_broadcast(&home_cv);
-}
-
 void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
 {
   /* Only we wrote it in the epoch, and nobody took a copy after our last
@@ -680,9 +527,7 @@ void dsm__home_init(void)
   push_seq = dsm__xcalloc(n, sizeof *push_seq);
   push_told = dsm__xcalloc(n, sizeof *push_told);
   ride = dsm__xcalloc(n, sizeof *ride);
-  diff_applied = dsm__xcalloc(n, sizeof *diff_applied);
-  held_diffs = dsm__xcalloc(n, sizeof *held_diffs);
   dsm__tp_handle(DSM__MSG_PAGE, on_page);
-  dsm__tp_handle(DSM__MSG_DIFF, on_diff);
+  dsm__diff_recv_init();
   dsm__tp_handle(DSM__MSG_UNSUB, on_unsub);
 }

@@ -181,7 +181,17 @@ void dsm__push_told_encode(dsm__buf_t *b);
 /* The home's own copy fell behind a notice (acquire): wait for the diff.
  * Without dsm__mu; takes it. */
 void dsm__home_wait(uint32_t pg);
-/* A collective moved pages (collective.c): re-examine deferred requests. */
+/* Under dsm__mu: diffs were applied to home pages (diff_recv.c); answer
+ * the requests that waited for them, and wake dsm__home_wait. */
+void dsm__home_diffs_in(void);
+/* A home page whose diff just came in may be usable again. */
+void dsm__home_catch_up(uint32_t pg, dsm__page_t *p);
+
+/* ---- diff_recv.c: diffs arriving at a home ---------------------------------------------- */
+
+void dsm__diff_recv_init(void);
+/* A collective moved pages (collective.c): apply the diffs that waited for
+ * it and re-examine deferred requests. With dsm__mu held. */
 void dsm__home_retry(void);
 /* A home page stops being ours (dsm__home_give) or becomes ours (take). */
 void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to);

@@ -28,6 +28,7 @@
   X(diff_bytes_created, "bytes of diff created (encoded)")                   \
   X(diffs_applied,      "diffs applied to this home's pages")                \
   X(diff_bytes_applied, "bytes of diff applied (encoded)")                   \
+  X(diff_slices,        "slices of large DIFF messages applied by the applier thread")\
   X(pages_fetched,      "whole pages fetched from their home")               \
   X(fetches_overtaken,  "fetched copies not installed: made valid or out of date meanwhile")\
   X(fetch_held,         "pages of a cold run installed inaccessible until first touched")\
