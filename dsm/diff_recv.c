@@ -126,11 +126,12 @@ static int apply_slice(unsigned writer, struct held_diff *d, uint32_t max)
       dsm__diff_apply(p->twin, DSM__PAGE, dd, n);
     pv[writer] = idx;
     p->tainted = 1;      /* the writer holds a copy */
-    dsm__home_catch_up(pg, p);
+    dsm__home_catch_up(pg, p, 1);
     dsm__os_home_end(pg);
     DSM__STAT_INC(diffs_applied);
     DSM__STAT_ADD(diff_bytes_applied, n);
   }
+  dsm__prot_flush();      /* the pages made readable again, as runs */
   d->off = r.off;
   d->done += n_slice;
   if (d->done < d->count)

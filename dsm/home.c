@@ -241,13 +241,19 @@ static void on_page(const dsm__msg_t *m)
 
 /* ---- applying diffs -------------------------------------------------------------------- */
 
-/* A home page that fell behind (acquire) may be usable again. */
-void dsm__home_catch_up(uint32_t pg, dsm__page_t *p)
+/* A home page that fell behind (acquire) may be usable again. queued: the
+ * protection change waits for the caller's dsm__prot_flush (diff_recv.c:
+ * one mprotect for a run of pages a DIFF brought up to date). */
+void dsm__home_catch_up(uint32_t pg, dsm__page_t *p, int queued)
 {
   if (p->need && dsm__need_met(p, p->pv)) {
     dsm__need_clear(p);
-    if (p->prot == DSM__PROT_NONE)
-      dsm__set_prot(pg, DSM__PROT_READ);
+    if (p->prot == DSM__PROT_NONE) {
+      if (queued)
+        dsm__prot_queue(pg, DSM__PROT_READ);
+      else
+        dsm__set_prot(pg, DSM__PROT_READ);
+    }
   }
 }
 
@@ -266,7 +272,7 @@ void dsm__home_wait(uint32_t pg)
     pthread_cond_wait(&home_cv, &dsm__mu);
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   if (p->home == dsm__rank) {
-    dsm__home_catch_up(pg, p);
+    dsm__home_catch_up(pg, p, 0);
     if (p->prot == DSM__PROT_NONE)   /* no need, yet protected: only a race with catch_up */
       dsm__set_prot(pg, p->excl ? DSM__PROT_WRITE : DSM__PROT_READ);
   }

@@ -184,8 +184,9 @@ void dsm__home_wait(uint32_t pg);
 /* Under dsm__mu: diffs were applied to home pages (diff_recv.c); answer
  * the requests that waited for them, and wake dsm__home_wait. */
 void dsm__home_diffs_in(void);
-/* A home page whose diff just came in may be usable again. */
-void dsm__home_catch_up(uint32_t pg, dsm__page_t *p);
+/* A home page whose diff just came in may be usable again; queued: its
+ * protection changes at the caller's dsm__prot_flush. With dsm__mu held. */
+void dsm__home_catch_up(uint32_t pg, dsm__page_t *p, int queued);
 
 /* ---- diff_recv.c: diffs arriving at a home ---------------------------------------------- */
 
