@@ -52,7 +52,7 @@ static uint32_t *diff_applied;           /* [writer]: DIFF messages applied so f
 static struct held_diff **held_diffs;    /* [writer], sorted by seq */
 
 static pthread_cond_t apply_cv = PTHREAD_COND_INITIALIZER;   /* work for the applier */
-static int applier_running, apply_work;
+static int applier_running, applier_idle, apply_work;
 
 /* Does our copy of p hold base, the version the writer's twin was taken
  * from? Diffs of different writers travel separately, and a writer may have
@@ -187,8 +187,11 @@ static void *applier_main(void *unused)
   (void)unused;
   pthread_mutex_lock(&dsm__mu);
   for (;;) {
-    while (!apply_work)
+    while (!apply_work) {
+      applier_idle = 1;
       pthread_cond_wait(&apply_cv, &dsm__mu);
+      applier_idle = 0;
+    }
     apply_work = 0;
     int more = 1;
     while (more) {
@@ -231,7 +234,10 @@ static void drain_all(void)
       applier_running = 1;
     }
     apply_work = 1;
-    pthread_cond_signal(&apply_cv);
+    if (applier_idle) {
+      DSM__STAT_INC(wakeups);    /* a hand-off, counted like the others */
+      pthread_cond_signal(&apply_cv);
+    }
   }
 }
 
