@@ -8,11 +8,28 @@
 #include <time.h>
 #include <unistd.h>
 
-static void usage(const char *app)
+static void usage(const char *app, int status)
 {
-    fprintf(stderr, "usage: %s [-s small|bench] [-n SIZE] [-i ITERS] [-r SEED] [-V]\n"
-                    "  -V  skip the reference computation (prints UNVERIFIED)\n", app);
-    exit(2);
+    fprintf(status ? stderr : stdout,
+            "usage: %s [-s small|bench] [-n SIZE] [-i ITERS] [-r SEED] [-V] [-h|--help]\n"
+            "  -s  problem size preset (default small)\n"
+            "  -n  problem size, overriding the preset's\n"
+            "  -i  iterations, overriding the preset's\n"
+            "  -r  random seed\n"
+            "  -V  skip the reference computation (prints UNVERIFIED)\n", app);
+    exit(status);
+}
+
+/* A positive number, all of the argument, or a clear error. */
+static long positive(const char *app, int opt, const char *arg)
+{
+    char *end;
+    long v = strtol(arg, &end, 0);
+    if (*arg == '\0' || *end != '\0' || v <= 0) {
+        fprintf(stderr, "%s: error: -%c wants a positive number, not '%s'\n", app, opt, arg);
+        exit(2);
+    }
+    return v;
 }
 
 void app_parse(struct app_opts *o, int argc, char **argv,
@@ -24,15 +41,23 @@ void app_parse(struct app_opts *o, int argc, char **argv,
 
     o->seed = 314159265;
     o->verify = 1;
+    for (int k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
+        if (strcmp(argv[k], "--help") == 0)
+            usage(app, 0);
     while ((c = getopt(argc, argv, "s:n:i:r:Vh")) != -1) {
         switch (c) {
         case 's': size = optarg; break;
-        case 'n': n = strtol(optarg, NULL, 0); break;
-        case 'i': iters = strtol(optarg, NULL, 0); break;
+        case 'n': n = positive(app, c, optarg); break;
+        case 'i': iters = positive(app, c, optarg); break;
         case 'r': o->seed = strtoull(optarg, NULL, 0); break;
         case 'V': o->verify = 0; break;
-        default: usage(app);
+        case 'h': usage(app, 0); break;
+        default: usage(app, 2);
         }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: error: unexpected argument '%s'\n", app, argv[optind]);
+        usage(app, 2);
     }
     if (strcmp(size, "small") == 0) {
         o->n = p->small_n;
@@ -41,7 +66,8 @@ void app_parse(struct app_opts *o, int argc, char **argv,
         o->n = p->bench_n;
         o->iters = p->bench_iters;
     } else {
-        usage(app);
+        fprintf(stderr, "%s: error: -s wants small or bench, not '%s'\n", app, size);
+        usage(app, 2);
     }
     o->size_name = size;
     if (n > 0)
