@@ -56,8 +56,7 @@ static void write_fault_locked(uint32_t pg)
     p->dirty = 1;
     dsm__dirty_add(pg);
     dsm__set_prot(pg, DSM__PROT_WRITE);
-    if (p->home != dsm__rank)
-      dsm__write_ahead(pg);
+    dsm__write_ahead(pg);
   }
 }
 

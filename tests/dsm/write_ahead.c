@@ -10,7 +10,11 @@
  *   2. the same, but another process writes pages 16 and 17 in the same
  *      interval, while W has them open: its writes survive, and W sees them
  *      after the barrier;
- *   3. W writes the pages backwards: no stream, so one fault per page.
+ *   3. W writes the pages backwards: no stream, so one fault per page;
+ *   4. the home (rank 0) writes forward through 16 of its own pages that
+ *      every process holds copies of: it too takes far fewer than 16 write
+ *      faults, and the pages it opened ahead but did not write produce no
+ *      notice (the others' copies of them stay valid).
  */
 #include "check.h"
 
@@ -21,7 +25,7 @@ static void sync_all(void) { dsm_barrier(bid++); }
  * may move their home to it at the barrier, and a home writes without
  * faults or diffs. */
 #define ROUND 40
-#define NPG   (7 * ROUND)
+#define NPG   (9 * ROUND)
 #define WORDS 512     /* longs in a page */
 
 int main(int argc, char **argv)
@@ -111,6 +115,29 @@ int main(int argc, char **argv)
     sync_all();
     for (int pg = NPG - 16; pg < NPG; pg++)
       CHECK_EQ(a[pg * WORDS + 3], 7 * pg);
+    sync_all();
+  }
+  /* 4. The home writes forward through shared pages of its own. */
+  for (long e = 1; e <= 2; e++) {
+    long *b = a + (5 + e) * ROUND * WORDS;
+    int64_t wf = dsm_stat("write_faults"), unused = dsm_stat("write_ahead_unused"),
+            ahead = dsm_stat("write_ahead");
+    if (me == 0)
+      for (int pg = 0; pg < 16; pg++)
+        b[pg * WORDS + 5] = 1000 * e + pg;
+    sync_all();
+    if (me == 0) {
+      CHECK(dsm_stat("write_faults") - wf <= 6);
+      CHECK(dsm_stat("write_ahead") - ahead >= 10);
+      CHECK(dsm_stat("write_ahead_unused") - unused >= 1);
+    }
+    int64_t rf = dsm_stat("read_faults");
+    CHECK_EQ(b[16 * WORDS + 5], 0);
+    CHECK_EQ(b[17 * WORDS + 6], 0);
+    if (me != 0)
+      CHECK_EQ(dsm_stat("read_faults") - rf, 0);   /* still valid: no notice */
+    for (int pg = 0; pg < ROUND; pg++)
+      CHECK_EQ(b[pg * WORDS + 5], pg < 16 ? 1000 * e + pg : 0);
     sync_all();
   }
   if (me == 0)
