@@ -213,8 +213,9 @@ static void *applier_main(void *unused)
 }
 
 /* Under dsm__mu: apply what the receiving thread may, and leave the large
- * messages to the applier. */
-static void drain_all(void)
+ * messages to the applier. Returns whether anything was applied (and the
+ * waiting requests looked at again). */
+static int drain_all(void)
 {
   int any = 0, more = 1, left = 0;
   while (more) {
@@ -239,6 +240,7 @@ static void drain_all(void)
       pthread_cond_signal(&apply_cv);
     }
   }
+  return any;
 }
 
 static void on_diff(const dsm__msg_t *m)
@@ -283,8 +285,9 @@ static void on_diff(const dsm__msg_t *m)
 
 void dsm__home_retry(void)
 {
-  drain_all();
-  dsm__home_diffs_in();
+  /* Requests may wait for the collective itself, not only for diffs. */
+  if (!drain_all())
+    dsm__home_diffs_in();
 }
 
 void dsm__diff_recv_init(void)

@@ -140,8 +140,14 @@ int main(int argc, char **argv)
          (long long)dsm_stat("exclusive"), (long long)dsm_stat("pushes_installed"),
          (long long)dsm_stat("diffs_carried"));
   /* The counter's page stays at rank 0 (everyone writes it every epoch), so
-   * every other process takes its lock with diffs it can use. */
-  if (me != 0 && !(getenv("DSM_CARRY") && !strcmp(getenv("DSM_CARRY"), "0")))
+   * every other process takes its lock with diffs it can use: with three
+   * or more, the lock goes from one process that is not the page's home to
+   * another, and the carried diff is the only way the new holder's copy can
+   * be current. With two, rank 1 is also the page's one subscriber, and
+   * rank 0's push made at the lock release usually gets there before the
+   * grant does: 0 to 3 carried diffs in 150 epochs, none in 8 of 20 runs
+   * on a quiet host. So the count is checked from three processes on. */
+  if (me != 0 && n >= 3 && !(getenv("DSM_CARRY") && !strcmp(getenv("DSM_CARRY"), "0")))
     CHECK(dsm_stat("diffs_carried") > 0);
   dsm_barrier(3);
   if (me == 0)
