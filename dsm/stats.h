@@ -59,6 +59,7 @@
   X(lock_yields,        "acquires that asked the manager after holding long (fairness)")\
   X(sema_waits,         "semaphore waits")                                   \
   X(cond_waits,         "condition variable waits")                          \
+  X(cond_signals_local, "signals the lock's holder knew reached no waiter (no message)") \
   X(forks,              "parallel regions run")                              \
   X(forks_in_answers,   "FORKs sent in the answer to the slave's JOIN")      \
   X(join_answers_early, "held JOIN answers sent before the next fork")       \

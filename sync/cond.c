@@ -18,6 +18,20 @@
  * in the lock's queue at once (prev), so FIFO order is the order of signals.
  * dsm_cond_signal / dsm_cond_broadcast are one acknowledged request each;
  * signalling an empty queue does nothing.
+ *
+ * A signaller that holds the lock usually needs no message at all. Every
+ * WAIT is made by the lock's holder (the caller of dsm_cond_wait, or a
+ * thread of the process that holds it, omp_llock.c) and acknowledged before
+ * the lock moves on, and every signal by a holder likewise; so the number
+ * of waiters the manager has queued and not yet signalled is known exactly
+ * to whoever holds the lock, if it travels with the lock: the holder adds
+ * one per WAIT, a signal's answer says how many are left, and grants and
+ * TOKENs carry the count (lock.c). A holder that signals with the count at
+ * zero sends nothing (`cond_signals_local`). A signal from a process that
+ * does not hold the lock still goes to the manager and can only leave the
+ * count too high, which costs a message, never a wake-up. QSORT's enqueue
+ * signals on every push of work: on two processes, 870 round trips per
+ * run, each made while holding the lock that the other process waited for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +116,7 @@ void dsm__cond_handle(const dsm__msg_t *m, dsm__rd_t *r, unsigned op)
     }
   } else {
     dsm__cwait_t *w = *head, *nx;
+    uint32_t left = 0;
     for (; w; w = nx) {
       nx = w->next;
       if (w->cond != cond || w->signalled)
@@ -116,6 +131,14 @@ void dsm__cond_handle(const dsm__msg_t *m, dsm__rd_t *r, unsigned op)
       if (!all)
         break;
     }
+    /* The answer: how many waiters of the lock's conditions are left
+     * unsignalled, for the count that travels with the lock. */
+    for (w = *head; w; w = w->next)
+      left += !w->signalled;
+    answer = 0;
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__tp_reply(dsm__reqh(m), &left, sizeof left);
+    return;
   }
   pthread_mutex_unlock(&dsm__mu);
   free(known);
@@ -145,6 +168,7 @@ static void wait_impl(void *p)
 
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
+  (*dsm__lk_cwaits(dsm__lk_get(c->lock)))++;     /* it goes with the lock */
   dsm__lk_release_locked(dsm__lk_get(c->lock), c->lock, 0);   /* the signaller wants it */
   dsm__buf_u32(&b, DSM__CV_SLEEP);
   dsm__buf_u32(&b, c->cond);
@@ -166,8 +190,33 @@ static void wait_impl(void *p)
 static void signal_impl(void *p)
 {
   struct cond_call *c = p;
+  pthread_mutex_lock(&dsm__mu);
+  dsm__lk_t *lk = dsm__lk_get(c->lock);
+  int held = dsm__lk_held(lk);
+  unsigned gen = dsm__lk_arrivals(lk);
+  if (held && *dsm__lk_cwaits(lk) == 0) {
+    pthread_mutex_unlock(&dsm__mu);
+    DSM__STAT_INC(cond_signals_local);
+    return;                      /* nobody waits: see the top of the file */
+  }
+  pthread_mutex_unlock(&dsm__mu);
   uint32_t s[4] = { DSM__CV_SIGNAL, c->cond, c->lock, c->all };
-  dsm__tp_call(dsm__lk_manager(c->lock), DSM__MSG_COND, s, sizeof s, NULL, NULL);
+  void *reply = NULL;
+  size_t len = 0;
+  dsm__tp_call(dsm__lk_manager(c->lock), DSM__MSG_COND, s, sizeof s, &reply, &len);
+  uint32_t left = 0;
+  if (len != sizeof left)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed answer to a signal of condition %u", c->cond);
+  memcpy(&left, reply, sizeof left);
+  free(reply);
+  /* The lock is still here unless a sibling thread let it go meanwhile
+   * (a signal from a thread that does not hold it, omp_llock.c); then the
+   * count that came back with it is newer than this answer. Keeping a count
+   * too high costs a message, never a wake-up. */
+  pthread_mutex_lock(&dsm__mu);
+  if (held && dsm__lk_held(lk) && dsm__lk_arrivals(lk) == gen)
+    *dsm__lk_cwaits(lk) = left;
+  pthread_mutex_unlock(&dsm__mu);
 }
 
 void dsm_cond_wait(unsigned cond, unsigned lock)
@@ -206,7 +255,18 @@ static void enqueue_impl(void *p)
   struct cond_nl *c = p;
   uint32_t w[4] = { DSM__CV_WAIT, c->cond, c->lock, c->who | DSM__CV_NOLOCK };
   DSM__STAT_INC(cond_waits);
+  pthread_mutex_lock(&dsm__mu);
+  int held = dsm__lk_held(dsm__lk_get(c->lock));
+  pthread_mutex_unlock(&dsm__mu);
+  /* (The process holds the lock for the thread that waits: omp_llock.c
+   * enqueues only under it. The count of waiters relies on that.) */
+  if (!held)
+    dsm__fatal(DSM__EXIT_FATAL, "condition %u: a thread of rank %u waits without the process "
+               "holding lock %u", c->cond, dsm__rank, c->lock);
   dsm__tp_call(dsm__lk_manager(c->lock), DSM__MSG_COND, w, sizeof w, NULL, NULL);
+  pthread_mutex_lock(&dsm__mu);
+  (*dsm__lk_cwaits(dsm__lk_get(c->lock)))++;
+  pthread_mutex_unlock(&dsm__mu);
 }
 
 static void sleep_impl(void *p)

@@ -84,6 +84,8 @@ struct dsm__lk {
   uint64_t since;       /* when the lock last came here from elsewhere (0: not yet) */
   unsigned streak;      /* acquires without a message since then */
   uint64_t linger_until;/* idle here with a successor waiting, until then (0: not) */
+  uint32_t cwaits;      /* with the token: waiters of its conditions not yet signalled */
+  unsigned arrivals;    /* grants and TOKENs that brought the lock here */
   /* manager side */
   unsigned last;
   dsm__cwait_t *cwaiters;
@@ -99,6 +101,8 @@ static dsm__tp_event_t handoff_ev = DSM__TP_EVENT_INIT;   /* a yield's lock went
 unsigned dsm__lk_manager(unsigned id) { return id % dsm__nprocs; }
 int dsm__lk_held(dsm__lk_t *lk) { return lk->held; }
 dsm__cwait_t **dsm__lk_cwaiters(dsm__lk_t *lk) { return &lk->cwaiters; }
+uint32_t *dsm__lk_cwaits(dsm__lk_t *lk) { return &lk->cwaits; }
+unsigned dsm__lk_arrivals(dsm__lk_t *lk) { return lk->arrivals; }
 
 dsm__lk_t *dsm__lk_get(unsigned id)
 {
@@ -125,12 +129,14 @@ static uint32_t *vt_copy(const uint32_t *vt)
   return c;
 }
 
-/* Grant reply / TOKEN payload: ok flag, then the records the receiver lacks,
- * then the diffs the lock carries (they go with it). */
+/* Grant reply / TOKEN payload: ok flag, the count of condition waiters
+ * (cond.c), then the records the receiver lacks, then the diffs the lock
+ * carries (they go with it). */
 static void grant(dsm__lk_t *lk, dsm__reqh_t h, const uint32_t *known)
 {
   dsm__buf_t b = { 0 };
   dsm__buf_u32(&b, 1);
+  dsm__buf_u32(&b, lk->cwaits);
   dsm__diff_unhold();
   dsm__intervals_encode(&b, known);
   dsm__carry_encode(&b, &lk->carry);
@@ -160,6 +166,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
     dsm__buf_t b = { 0 };
     dsm__buf_u32(&b, DSM__LK_TOKEN);
     dsm__buf_u32(&b, id);
+    dsm__buf_u32(&b, lk->cwaits);
     dsm__diff_unhold();
     dsm__intervals_encode(&b, n.known);
     dsm__carry_encode(&b, &lk->carry);
@@ -271,7 +278,9 @@ static void on_lock(const dsm__msg_t *m)
     break;
   }
   case DSM__LK_TOKEN:
-    if (dsm__intervals_decode(&r) < 0 || dsm__carry_decode(&r, &lk->carry) < 0 || lk->have_token)
+    lk->cwaits = dsm__rd_u32(&r);
+    lk->arrivals++;
+    if (r.bad || dsm__intervals_decode(&r) < 0 || dsm__carry_decode(&r, &lk->carry) < 0 || lk->have_token)
       dsm__fatal(DSM__EXIT_FATAL, "malformed lock TOKEN from rank %u", m->origin);
     lk->have_token = 1;
     lk->since = dsm__now_ns();
@@ -295,8 +304,13 @@ void dsm__lk_take_grant(unsigned id, const void *reply, size_t len)
   dsm__rd_t r = dsm__rd(reply, len);
   if (dsm__rd_u32(&r) != 1)
     dsm__fatal(DSM__EXIT_FATAL, "malformed grant of lock %u", id);
+  uint32_t cwaits = dsm__rd_u32(&r);
+  if (r.bad)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed grant of lock %u", id);
   pthread_mutex_lock(&dsm__mu);
   dsm__lk_t *lk = dsm__lk_get(id);
+  lk->cwaits = cwaits;
+  lk->arrivals++;
   if (dsm__intervals_decode(&r) < 0 || dsm__carry_decode(&r, &lk->carry) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in the grant of lock %u", id);
   dsm__acquire();

@@ -51,6 +51,11 @@ dsm__lk_t *dsm__lk_get(unsigned id);
 unsigned   dsm__lk_manager(unsigned id);
 int        dsm__lk_held(dsm__lk_t *lk);
 dsm__cwait_t **dsm__lk_cwaiters(dsm__lk_t *lk);
+/* Holder, dsm__mu held: the count of waiters queued on the lock's
+ * conditions and not yet signalled, as it travels with the lock (cond.c). */
+uint32_t  *dsm__lk_cwaits(dsm__lk_t *lk);
+/* How many times the lock came here from elsewhere. */
+unsigned   dsm__lk_arrivals(dsm__lk_t *lk);
 /* Manager: put rank at the end of the lock's queue; returns the rank that
  * will pass the lock to it. */
 unsigned   dsm__lk_enqueue(dsm__lk_t *lk, unsigned rank);
