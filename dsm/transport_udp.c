@@ -114,6 +114,7 @@ static uint64_t serve_svc(struct dsm__tp_waiter *me, int read)
   uint64_t now = dsm__now_ns(), next = now + 1000 * MS;
   dsm__udp_keepalive(now, &next);
   next = dsm__udp_timers_run(SVC, now, next);
+  next = dsm__udp_acks_run(now, next);
   if (U.core.lq_head || U.role[SVC].owner != me)
     return 0;
   return next;

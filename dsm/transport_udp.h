@@ -18,6 +18,8 @@
  *   transport_udp_timers.c  retransmission timers, liveness, keepalives
  *   transport_udp_rpc.c     requests, replies, duplicates, forwarding,
  *                           deferred replies; receiving a datagram
+ *   transport_udp_acks.c    ACKs of one-way messages, held briefly to go
+ *                           together
  *   transport_udp_boot.c    bootstrap (address table) and collective shutdown
  *
  * Two sockets per process. The service socket takes requests and
@@ -284,6 +286,16 @@ int dsm__udp_recv_queued(int which, const struct dsm__tp_waiter *me, int max);
  * batch); returns the count read. */
 int dsm__udp_recv_block(int which, struct dsm__tp_waiter *me, uint64_t until, int max);
 void dsm__udp_poke_socket(int which);
+
+/* ---- transport_udp_acks.c: ACKs of one-way messages that wait to go together ---------- */
+
+/* The COMPLETE of one-way message (origin, rid) to dst, sent within
+ * DSM_ACK_DELAY_US (by the thread serving the service socket). */
+void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type);
+/* A datagram is going to dst: the ACKs waiting for it go first. */
+void dsm__udp_acks_ride(unsigned dst);
+/* Send the ACKs that are due; returns the sooner of next and the next due. */
+uint64_t dsm__udp_acks_run(uint64_t now, uint64_t next);
 
 /* ---- transport_udp_boot.c: bootstrap and shutdown ------------------------------------- */
 

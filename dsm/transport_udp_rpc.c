@@ -264,7 +264,7 @@ static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid,
     if (e && e->state == DSM__TP_PENDING)
       e->state = DSM__TP_ANSWERED;
     if (from != U.self)
-      dsm__udp_send_ack(from, origin, rid, type, 0, NULL, 0);
+      dsm__udp_ack_oneway(from, origin, rid, type);
   } else if ((e = dsm__tp_cache_find(cache, origin, rid)) && e->state == DSM__TP_PENDING) {
     e->deferred = 1;    /* answered later: see dsm__udp_reply_transmit */
   }

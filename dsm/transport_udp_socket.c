@@ -194,6 +194,10 @@ void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *
   if (sendmsg(U.sock[SVC], &mh, MSG_DONTWAIT) < 0 && errno != EAGAIN && errno != ENOBUFS &&
       errno != ECONNREFUSED && errno != EINTR)
     DSM__DEBUG("sendmsg to rank %u: %s", dst, strerror(errno));
+  /* ACKs held for this peer follow: it wakes once for the lot (after this
+   * datagram, which may be on someone's critical path). */
+  if (h->kind == K_REQ || h->kind == K_REP)
+    dsm__udp_acks_ride(dst);
 }
 
 /* ---- receiving ---------------------------------------------------------------------- */

@@ -17,6 +17,8 @@
  *              are dropped and counted, and the job still works
  *   bench      small-call round-trip time and 4 MiB transfer time (rank 0)
  *   abort      rank 1 fails; the others must stop on its ABORT (exit 75)
+ *   acks       one-ways whose ACKs wait at the receiver (DSM_ACK_DELAY_US
+ *              above the retransmission floor): never retransmitted
  *   deferred   calls answered 150 ms later by another thread, under DSM_LOSS:
  *              the origin, told PENDING, backs off, so the replier must
  *              resend a lost deferred reply itself (reply_resends > 0)
@@ -423,6 +425,41 @@ static void mode_forward(long n)
   stop_defer_worker(worker);
 }
 
+/* ACKs of one-way messages wait at the receiver to travel together
+ * (dsm/transport_udp_acks.c). Run with DSM_ACK_DELAY_US far above the
+ * retransmission floor: the wait is capped at a quarter of the floor, so a
+ * one-way is never sent twice for want of its ACK. Every rank but 0 sends
+ * n one-ways to rank 0 with idle gaps of three floors between them (nothing
+ * else goes back, so only the ACK timer can answer), then a burst of 20 n,
+ * then asks rank 0 to confirm the count (the reply, and the ACKs riding
+ * after it). No retransmission anywhere, each one-way counted once. */
+static void mode_acks(long n)
+{
+  CHECK(np >= 2);
+  if (me != 0) {
+    uint64_t seq = 0;
+    for (long i = 0; i < n; i++, seq++) {
+      dsm__tp_send(0, T_ONEWAY, &seq, sizeof seq);
+      usleep(30000);
+    }
+    for (long i = 0; i < 20 * n; i++, seq++)
+      dsm__tp_send(0, T_ONEWAY, &seq, sizeof seq);
+    uint64_t want = seq, got;
+    void *rep;
+    size_t rl;
+    dsm__tp_call(0, T_WAITN, &want, sizeof want, &rep, &rl);
+    CHECK_EQ(rl, 8);
+    memcpy(&got, rep, 8);
+    free(rep);
+    CHECK_EQ(got, 21 * n);
+  }
+  barrier();
+  CHECK_EQ(dsm__stats.stat_retransmits, 0);
+  if (me == 0)
+    for (unsigned o = 1; o < np; o++)
+      CHECK_EQ(oneway_n[o], 21 * n);
+}
+
 static void mode_deferred(long n)
 {
   CHECK(np >= 2);
@@ -584,7 +621,7 @@ static void mode_abort(long n)
 int main(int argc, char **argv)
 {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|bench [n]\n", argv[0]);
+    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|acks|deferred|bench|abort [n]\n", argv[0]);
     return 2;
   }
   me = (unsigned)dsm__env_long("DSM_RANK", 0, 0, 65535);
@@ -621,6 +658,7 @@ int main(int argc, char **argv)
   else if (!strcmp(mode, "bench")) mode_bench(n);
   else if (!strcmp(mode, "abort")) mode_abort(n);
   else if (!strcmp(mode, "deferred")) mode_deferred(n);
+  else if (!strcmp(mode, "acks")) mode_acks(n);
   else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
   dsm__tp_shutdown();
   fprintf(stderr, "rank %u: %s ok (datagrams sent %llu, retransmits %llu, dups %llu, bad %llu)\n",
