@@ -289,12 +289,15 @@ void dsm__udp_poke_socket(int which);
 
 /* ---- transport_udp_acks.c: ACKs of one-way messages that wait to go together ---------- */
 
-/* The COMPLETE of one-way message (origin, rid) to dst, sent within
- * DSM_ACK_DELAY_US (by the thread serving the service socket). */
+/* The COMPLETE of one-way message (origin, rid) to dst: it goes with the
+ * next datagram to dst, or once DSM_ACK_DELAY_US old when the thread
+ * serving the service socket is awake, or at a quarter of the
+ * retransmission floor at the latest. */
 void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type);
 /* A datagram is going to dst: the ACKs waiting for it go first. */
 void dsm__udp_acks_ride(unsigned dst);
-/* Send the ACKs that are due; returns the sooner of next and the next due. */
+/* Send the ACKs that may go; returns the sooner of next and the time the
+ * oldest of the others must go. */
 uint64_t dsm__udp_acks_run(uint64_t now, uint64_t next);
 
 /* ---- transport_udp_boot.c: bootstrap and shutdown ------------------------------------- */
