@@ -549,7 +549,10 @@ void dsm__fetch_page(uint32_t pg)
   if (p->pushed == DSM__PUSHED_RUN) {
     p->pushed = 0;
     run_page_used(pg);
-    dsm__set_prot(pg, DSM__PROT_READ);
+    if (dsm__write_on_read(pg))
+      dsm__prot_flush();
+    else
+      dsm__set_prot(pg, DSM__PROT_READ);
     DSM__STAT_INC(local_faults);
     DSM__STAT_INC(fetch_held_used);
     pthread_mutex_unlock(&dsm__mu);
@@ -562,7 +565,10 @@ void dsm__fetch_page(uint32_t pg)
       DSM__STAT_INC(pushes_installed);
     }
     p->push_idle = 0;
-    dsm__set_prot(pg, DSM__PROT_READ);
+    if (dsm__write_on_read(pg))
+      dsm__prot_flush();
+    else
+      dsm__set_prot(pg, DSM__PROT_READ);
     DSM__STAT_INC(local_faults);
     pthread_mutex_unlock(&dsm__mu);
     return;
@@ -685,7 +691,7 @@ void dsm__fetch_page(uint32_t pg)
     if (hold[k]) {
       q->pushed = DSM__PUSHED_RUN;     /* inaccessible until touched */
       DSM__STAT_INC(fetch_held);
-    } else {
+    } else if (!dsm__write_on_read(pg)) {
       dsm__prot_queue(pg, DSM__PROT_READ);
     }
     installed++;

@@ -112,6 +112,11 @@ void dsm__write_ahead(uint32_t pg);
 /* At the start of a release: pages opened ahead that were not written
  * leave the written set and are write-protected again. */
 void dsm__write_ahead_settle(void);
+/* A read fault is about to make copy pg valid and readable: returns 1 if
+ * it opened the page for writing instead (twinned, in the written set,
+ * protection queued), because most copies that reads made valid lately
+ * were then written in the same interval. */
+int dsm__write_on_read(uint32_t pg);
 
 /* ---- hot.c: home pages written in every interval -------------------------------------- */
 

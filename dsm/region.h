@@ -79,6 +79,8 @@ typedef struct dsm__page {
   uint32_t own_last;   /* newest own interval that wrote the page (its diff may
                           still be on its way to the home) */
   uint32_t hot_at;     /* home, hot: index in hot.c's list */
+  uint32_t rd_epoch;   /* non-home: the release epoch in which a read made it readable
+                          (write_ahead.c: were pages read-faulted in then written?) */
   uint8_t *twin;       /* copy taken at the first write of the open interval:
                           elsewhere what the diff is made against, at the home
                           what fetches get until the release */

@@ -51,6 +51,7 @@
   X(hot_pages,          "home pages left writable because every interval writes them")\
   X(write_ahead,        "pages opened for writing ahead of a stream of write faults")\
   X(write_ahead_unused, "pages opened ahead and found unwritten at the release")\
+  X(write_on_read,      "copies opened for writing when a read made them valid (write_ahead.c)")\
   X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \

@@ -27,6 +27,21 @@
  * 23,000 on rank 0 at 2 processes). A home page opened ahead gets its twin
  * as a faulted one does, which is what a fetch of it is answered with until
  * the release, and is busy for one-sided readers until then.
+ *
+ * Reads then writes. Code that reads a page before it writes it (a
+ * partition's pivot and its scan, a merge reading its output's
+ * neighbours, sort_task's quick_seq on a task's input) takes a read
+ * fault that fetches the copy and then a write fault on the same page:
+ * two signal deliveries, ~20 us each on this VM, where the second buys
+ * only a twin (~1 us). So the copies a read fault makes valid are
+ * watched: a write fault on one in the same release epoch counts it as
+ * written. When at least a quarter of the last ~256 such copies were
+ * written, a read fault opens the copies it makes valid (the fetched run,
+ * or a held page of a cold run at its first touch) for writing at once,
+ * exactly as a page opened ahead (same twin, same check at the release,
+ * which also keeps counting: a changed one was written). The quarter is
+ * where a wrong guess, a twin and a comparison, costs as much as the
+ * faults the right ones save.
  * Everything here runs under dsm__mu, on the application thread.
  */
 #include <string.h>
@@ -49,6 +64,53 @@ static uint32_t write_ahead_max(void)
 static uint32_t stream_next, stream_run;
 static size_t nahead;   /* pages opened ahead since the last release */
 
+/* Reads then writes: copies made valid by read faults, and how many of them
+ * were written in the same epoch (decayed by halves every RW_WINDOW). */
+#define RW_WINDOW 256
+static uint32_t epoch = 1, rw_read, rw_written;
+static int rw_on;
+
+static void rw_read_one(void)
+{
+  if (++rw_read >= RW_WINDOW) {
+    rw_on = rw_written * 4 >= rw_read;
+    rw_read /= 2;
+    rw_written /= 2;
+  }
+}
+
+/* Open copy (or shared home page) pg for writing before any write:
+ * twinned, in the written set marked ahead, protection change queued. */
+static void open_ahead(uint32_t pg)
+{
+  dsm__page_t *q = dsm__page(pg);
+  q->twin = dsm__twin_alloc();
+  memcpy(q->twin, dsm__page_sys(pg), DSM__PAGE);
+  if (q->home == dsm__rank)
+    dsm__os_home_begin(pg);
+  q->dirty = 1;
+  q->ahead = 1;
+  dsm__dirty_add(pg);
+  dsm__prot_queue(pg, DSM__PROT_WRITE);
+  nahead++;
+}
+
+int dsm__write_on_read(uint32_t pg)
+{
+  dsm__page_t *p = dsm__page(pg);
+  if (dsm__threads > 1 || !write_ahead_max() || p->home == dsm__rank || p->dirty)
+    return 0;
+  rw_read_one();
+  if (!rw_on) {
+    p->rd_epoch = epoch;     /* a write in this epoch counts it written */
+    return 0;
+  }
+  p->rd_epoch = epoch;       /* the release counts it written if it changed */
+  open_ahead(pg);
+  DSM__STAT_INC(write_on_read);
+  return 1;
+}
+
 static int opens_ahead(uint32_t pg, uint32_t k)
 {
   if (pg + k >= dsm__npages ||
@@ -64,6 +126,11 @@ static int opens_ahead(uint32_t pg, uint32_t k)
 
 void dsm__write_ahead(uint32_t pg)
 {
+  dsm__page_t *p = dsm__page(pg);
+  if (p->rd_epoch == epoch) {
+    p->rd_epoch = 0;
+    rw_written++;            /* a read made it valid, and now it is written */
+  }
   /* With several threads in the process the comparison at the release
    * could miss a write another thread makes before the page is protected
    * again (dsm/threads.c): no pages are opened ahead then. */
@@ -78,17 +145,8 @@ void dsm__write_ahead(uint32_t pg)
     want = max;
   uint32_t k = 1;
   for (; k <= want && opens_ahead(pg, k); k++) {
-    dsm__page_t *q = dsm__page(pg + k);
-    q->twin = dsm__twin_alloc();
-    memcpy(q->twin, dsm__page_sys(pg + k), DSM__PAGE);
-    if (q->home == dsm__rank)
-      dsm__os_home_begin(pg + k);
-    q->dirty = 1;
-    q->ahead = 1;
-    dsm__dirty_add(pg + k);
-    dsm__prot_queue(pg + k, DSM__PROT_WRITE);
+    open_ahead(pg + k);
     DSM__STAT_INC(write_ahead);
-    nahead++;
   }
   dsm__prot_flush();
   stream_run = k - 1;
@@ -98,8 +156,10 @@ void dsm__write_ahead(uint32_t pg)
 void dsm__write_ahead_settle(void)
 {
   stream_next = stream_run = 0;
-  if (!nahead)
+  if (!nahead) {
+    epoch++;   /* a write after this release is not the read's */
     return;
+  }
   nahead = 0;
   size_t keep = 0, dropped = 0;
   for (size_t i = 0; i < dsm__ndirty; i++) {
@@ -107,7 +167,14 @@ void dsm__write_ahead_settle(void)
     dsm__page_t *p = dsm__page(pg);
     if (p->ahead) {
       p->ahead = 0;
-      if (!memcmp(p->twin, dsm__page_sys(pg), DSM__PAGE)) {
+      int same = !memcmp(p->twin, dsm__page_sys(pg), DSM__PAGE);
+      if (p->rd_epoch == epoch) {
+        /* Read-faulted in this epoch, and opened at the read or ahead of
+         * a stream of writes before it was written: did it change? */
+        p->rd_epoch = 0;
+        rw_written += !same;
+      }
+      if (same) {
         dsm__twin_free(p->twin);
         p->twin = NULL;
         p->dirty = 0;
@@ -126,4 +193,5 @@ void dsm__write_ahead_settle(void)
   dsm__ndirty = keep;
   if (dropped)
     dsm__prot_flush();
+  epoch++;
 }
