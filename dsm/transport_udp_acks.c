@@ -11,9 +11,9 @@
  * lets the sender free a buffer. QSORT on two processes sent ~6,000 of them
  * per run, one for each PUSH, each while the other process computed.
  *
- * So the COMPLETE of a one-way message waits here, per destination, for at
- * most ACK_DELAY (and never more than a quarter of the retransmission
- * floor, so a sender never retransmits because of it). They leave
+ * So the COMPLETE of a one-way message waits here, per destination, never
+ * more than a quarter of the retransmission floor (so a sender never
+ * retransmits because of it). They leave
  *   - with the next datagram that goes to that peer anyway (a request, a
  *     reply, a PUSH of our own): the peer wakes once for the lot, or not at
  *     all if it is running; and
