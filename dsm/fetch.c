@@ -13,15 +13,22 @@
  * acquire finds that one satisfies every need of its page. It is then
  * installed, readable at once if the pushes of that page have proved
  * useful, else inaccessible, so that its first use is a fault served here
- * without a message. That fault is how we learn the push was useful (and it
- * buys the next PUSH_TRUST installs readable at once); PUSH_IDLE_UNSUB
- * pushed copies in a row that went out of date untouched mean we no longer
- * read the page, and we unsubscribe. So a page read every epoch costs one
- * local fault in PUSH_TRUST + 1 epochs, and one we stopped reading is
- * unsubscribed within PUSH_TRUST + PUSH_IDLE_UNSUB + 1.
+ * without a message. That fault is how we learn the push was useful (a
+ * probe), and it buys the next installs readable at once: PUSH_TRUST after
+ * the first probe that found its copy used, four times as many plus three
+ * after each further one in a row, up to PUSH_TRUST_MAX; a probe copy that went
+ * out of date untouched starts the count again. PUSH_IDLE_UNSUB pushed
+ * copies in a row that went out of date untouched mean we no longer read
+ * the page, and we unsubscribe. So a page read every epoch costs one local
+ * fault in PUSH_TRUST_MAX + 1 epochs once proved (fft3d's transpose reads
+ * every page pushed to it, 4,000 a step, 39 steps: one probe fault in 8 was
+ * 20,000 faults per process, ~20 us each on a paravirtualised guest; with
+ * trust 7, 15, 31, 63 it was still 12,400), and one we
+ * stopped reading is unsubscribed within PUSH_TRUST_MAX + PUSH_IDLE_UNSUB + 1.
  */
 
 #define PUSH_TRUST 7
+#define PUSH_TRUST_MAX 127
 /* Pushed copies that went out of date untouched, in a row, before the
  * reader unsubscribes. Not one: a page its home writes in several
  * intervals between two reads (an OpenMP program's molecule array, written
@@ -306,6 +313,7 @@ void dsm__push_install(void)
         unsub_n[x->home]++;
         p->push_idle = 0;
         p->push_trust = 0;
+        p->push_trust_next = 0;
         DSM__STAT_INC(push_unsubs);
         push_drop(pp);
         continue;
@@ -560,8 +568,10 @@ void dsm__fetch_page(uint32_t pg)
   }
   if (p->pushed || take_pushed(pg, p)) {
     if (p->pushed) {
+      /* A probe that found its copy used: trust 7, 31, 127. */
       p->pushed = 0;
-      p->push_trust = PUSH_TRUST;
+      p->push_trust = p->push_trust_next ? p->push_trust_next : PUSH_TRUST;
+      p->push_trust_next = p->push_trust < PUSH_TRUST_MAX / 4 ? 4 * p->push_trust + 3 : PUSH_TRUST_MAX;
       DSM__STAT_INC(pushes_installed);
     }
     p->push_idle = 0;

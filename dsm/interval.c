@@ -298,8 +298,11 @@ static void acquire(int scan)
         }
         dsm__need_add(pg, p, q, i);
         if (p->valid || p->pushed) {
-          if (p->pushed == DSM__PUSHED_COPY && p->push_idle < 255)
-            p->push_idle++;
+          if (p->pushed == DSM__PUSHED_COPY) {
+            if (p->push_idle < 255)
+              p->push_idle++;
+            p->push_trust_next = 0;   /* a probe found unused: trust starts again (fetch.c) */
+          }
           p->valid = 0;
           p->pushed = 0;
           DSM__STAT_INC(invalidations);
