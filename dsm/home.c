@@ -185,7 +185,9 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     const void *bytes = p->dirty ? (const void *)p->twin
                         : APP_VIEW_COPIES && p->prot != DSM__PROT_NONE ? (const void *)dsm__page_addr(pg)
                         : (const void *)dsm__page_sys(pg);
-    int zero = dsm__page_is_zero(bytes);
+    /* A page nobody ever released a write of may never have been touched
+     * here: asked of the file rather than read (dsm__page_is_hole). */
+    int zero = (!p->pv && !p->dirty && dsm__page_is_hole(pg)) || dsm__page_is_zero(bytes);
     bufs[nb] = p->pv ? p->pv : zeros;
     lens[nb++] = dsm__nprocs * 4;
     bufs[nb] = &kinds[zero];

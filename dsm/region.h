@@ -128,6 +128,7 @@ uint8_t *dsm__page_sys(uint32_t pg);            /* system-view address */
 #define DSM__PAGE_FULL 0u
 #define DSM__PAGE_ZERO 1u
 int dsm__page_is_zero(const void *page);        /* all DSM__PAGE bytes zero? */
+int dsm__page_is_hole(uint32_t pg);             /* never touched here (so zero)? */
 /* The process that allocated the page (its heap slice's owner; rank 0 for
  * globals and the stack): the allocator's notion, fixed for the run. */
 int dsm__page_owner(uint32_t pg);

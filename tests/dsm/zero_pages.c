@@ -4,13 +4,16 @@
  * only when the page is not all zeros. Checked, with pushes off so that
  * every refresh is a fetch, by readers that read every word:
  *   1. pages the master allocated and never wrote arrive as zeros, and the
- *      home counts each one it served that way;
+ *      home counts each one it served that way, without reading them: its
+ *      memory for them is still not there afterwards (mincore), where a
+ *      look at their bytes would have made the kernel allocate them;
  *   2. a reader whose copy holds data sees the zeros the home wrote over
  *      it (its own bytes of the older value must go), while the pages
  *      between them, rewritten with data, arrive whole in the same
  *      prefetched runs (a reply that mixes both kinds).
  */
 #include <string.h>
+#include <sys/mman.h>
 #include "check.h"
 
 #define NPG   32
@@ -42,6 +45,13 @@ int main(int argc, char **argv)
   if (me == 0) {
     printf("zero_pages: %lld pages of zeros served to %u readers\n", (long long)(z1 - z0), np - 1);
     CHECK(z1 - z0 >= (int64_t)NPG * (np - 1));
+    unsigned char in[NPG];
+    CHECK_EQ(mincore(a, NPG * 4096, in), 0);
+    int resident = 0;
+    for (int pg = 0; pg < NPG; pg++)
+      resident += in[pg] & 1;
+    printf("zero_pages: %d of them in the home's memory\n", resident);
+    CHECK_EQ(resident, 0);
   }
 
   /* 2. Data everywhere, then zeros over the even pages and new data on the
