@@ -11,7 +11,7 @@
  * must still unsubscribe within the bound (PUSH_TRUST_MAX + PUSH_IDLE_UNSUB
  * + 1 = 131 epochs), and then rank 0 pushes nothing more.
  */
-#include "check.h"
+#include "push_epochs.h"
 
 #define PAGES 8
 #define WORDS (PAGES * 512)
@@ -21,18 +21,6 @@
 #define AFTER 20          /* epochs in which rank 0 must push nothing */
 
 DSM_SHARED_BSS static long *area;
-
-static void epoch(long e, int read)
-{
-  if (dsm_proc_id() == 0)
-    for (long i = 0; i < WORDS; i++)
-      area[i] = e * 100000 + i;
-  dsm_barrier(1);
-  if (read && dsm_proc_id() != 0)
-    for (long i = 0; i < WORDS; i++)
-      CHECK_EQ(area[i], e * 100000 + i);
-  dsm_barrier(2);     /* the next epoch's writes come after the reads */
-}
 
 int main(int argc, char **argv)
 {
@@ -44,10 +32,10 @@ int main(int argc, char **argv)
   dsm_barrier(0);
   long e = 1;
   for (; e <= PROVE; e++)
-    epoch(e, 1);
+    push_epoch(area, WORDS, e, 1, 1);
   long long faults = dsm_stat("local_faults"), fetched = dsm_stat("pages_fetched");
   for (; e <= PROVE + STEADY; e++)
-    epoch(e, 1);
+    push_epoch(area, WORDS, e, 1, 1);
   if (me != 0) {
     faults = dsm_stat("local_faults") - faults;
     fetched = dsm_stat("pages_fetched") - fetched;
@@ -58,23 +46,8 @@ int main(int argc, char **argv)
     CHECK_EQ(fetched, 0);
     CHECK_EQ(dsm_stat("push_unsubs"), 0);
   }
-  long long before = 0;
-  for (long q = 1; q <= QUIET + AFTER; q++, e++) {
-    if (q == QUIET + 1 && me == 0)
-      before = dsm_stat("pushes_sent");
-    epoch(e, 0);
-  }
-  if (me != 0) {
-    printf("push_trust: rank %u stopped reading: %lld pages unsubscribed\n", me,
-           (long long)dsm_stat("push_unsubs"));
-    CHECK_EQ(dsm_stat("push_unsubs"), PAGES);
-  }
-  dsm_barrier(3);
-  if (me == 0) {
-    long long late = dsm_stat("pushes_sent") - before;
-    printf("push_trust: pages pushed in the last %d epochs: %lld\n", AFTER, late);
-    CHECK_EQ(late, 0);
+  push_stop_reading("push_trust", area, WORDS, PAGES, &e, QUIET, AFTER);
+  if (me == 0)
     printf("push_trust: OK\n");
-  }
   dsm_exit(0);
 }
