@@ -23,8 +23,8 @@
  * fault in PUSH_TRUST_MAX + 1 epochs once proved (fft3d's transpose reads
  * every page pushed to it, 4,000 a step, 39 steps: one probe fault in 8 was
  * 20,000 faults per process, ~20 us each on a paravirtualised guest; with
- * trust 7, 15, 31, 63 it was still 12,400), and one we
- * stopped reading is unsubscribed within PUSH_TRUST_MAX + PUSH_IDLE_UNSUB + 1.
+ * trust 7, 15, 31, 63 it was still 12,400, now 8,300), and one we stopped
+ * reading is unsubscribed within PUSH_TRUST_MAX + PUSH_IDLE_UNSUB + 1.
  */
 
 #define PUSH_TRUST 7

@@ -62,7 +62,8 @@ typedef struct dsm__page {
   uint8_t push_trust;  /* non-home: pushed copies to install readable before the
                           next one is installed inaccessible, to see it used */
   uint8_t push_trust_next; /* non-home: the trust the next used probe buys (0: the
-                          first, PUSH_TRUST; doubles while probes find copies used) */
+                          first, PUSH_TRUST; grows 7, 31, 127 while probes find
+                          copies used: fetch.c) */
   uint8_t queued;      /* in region.c's queue of protection changes ... */
   uint8_t osprot;      /* ... and the protection the kernel has until the flush */
   uint8_t hot;         /* home: written in every interval, so left writable (hot.c) */
