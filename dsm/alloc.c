@@ -56,6 +56,33 @@ static unsigned class_of(size_t size)
   return c;
 }
 
+/* The allocator's marks live in the page table, whose entries the service
+ * thread reads and fills in too (a peer's prefetch run can ask for a page
+ * of a block while it is being carved), so they are read and written under
+ * dsm__mu like every other entry. */
+static void mark_set(uintptr_t a, uint16_t cls, uint32_t run)
+{
+  pthread_mutex_lock(&dsm__mu);
+  dsm__page_t *p = dsm__page((uint32_t)dsm__page_of((void *)a));
+  p->alloc_class = cls;
+  p->alloc_run = run;
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+/* The marks of a's page; 0 when a is not shared. */
+static int mark_get(uintptr_t a, uint16_t *cls, uint32_t *run)
+{
+  long pg = dsm__page_of((void *)a);
+  if (pg < 0)
+    return 0;
+  pthread_mutex_lock(&dsm__mu);
+  dsm__page_t *p = dsm__page((uint32_t)pg);
+  *cls = p->alloc_class;
+  *run = p->alloc_run;
+  pthread_mutex_unlock(&dsm__mu);
+  return 1;
+}
+
 static void on_free_msg(const dsm__msg_t *m)
 {
   if (m->len == sizeof(uint64_t)) {
@@ -135,8 +162,7 @@ static void *malloc_impl(size_t size)
     if (!free_small_n[c]) {
       uintptr_t pgaddr = take_pages(1);
       if (!pgaddr) goto full;
-      uint32_t pg = (uint32_t)dsm__page_of((void *)pgaddr);
-      dsm__page(pg)->alloc_class = (uint16_t)(c + 1);
+      mark_set(pgaddr, (uint16_t)(c + 1), 0);
       size_t bsz = (size_t)1 << (c + MIN_SHIFT), n = DSM__PAGE / bsz;
       if (free_small_cap[c] < free_small_n[c] + n) {
         free_small_cap[c] = free_small_n[c] + n;
@@ -150,9 +176,7 @@ static void *malloc_impl(size_t size)
   size_t np = (size + DSM__PAGE - 1) / DSM__PAGE;
   uintptr_t a = take_pages(np);
   if (!a) goto full;
-  dsm__page_t *p = dsm__page((uint32_t)dsm__page_of((void *)a));
-  p->alloc_class = CLASS_RUN;
-  p->alloc_run = (uint32_t)np;
+  mark_set(a, CLASS_RUN, (uint32_t)np);
   return (void *)a;
 full:
   dsm__fatal(DSM__EXIT_FATAL,
@@ -163,11 +187,11 @@ full:
 
 static void local_free(uintptr_t a)
 {
-  long pg = dsm__page_of((void *)a);
-  dsm__page_t *p = pg >= 0 ? dsm__page((uint32_t)pg) : NULL;
-  if (!p || a < slice_lo || a >= slice_hi)
+  uint16_t cls;
+  uint32_t run;
+  if (!mark_get(a, &cls, &run) || a < slice_lo || a >= slice_hi)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_free(%p): not a block of the shared heap", (void *)a);
-  if (p->alloc_class == CLASS_RUN) {
+  if (cls == CLASS_RUN) {
     if (a & (DSM__PAGE - 1))
       dsm__fatal(DSM__EXIT_FATAL, "dsm_free(%p): not the start of a block", (void *)a);
     if (nruns == runs_cap) {
@@ -175,12 +199,11 @@ static void local_free(uintptr_t a)
       runs = xrealloc(runs, runs_cap * sizeof *runs);
     }
     runs[nruns].addr = a;
-    runs[nruns].pages = p->alloc_run;
+    runs[nruns].pages = run;
     nruns++;
-    p->alloc_class = 0;
-    p->alloc_run = 0;
-  } else if (p->alloc_class > 0 && p->alloc_class <= NCLASSES) {
-    unsigned c = p->alloc_class - 1u;
+    mark_set(a, 0, 0);
+  } else if (cls > 0 && cls <= NCLASSES) {
+    unsigned c = cls - 1u;
     if (free_small_n[c] == free_small_cap[c]) {
       free_small_cap[c] = free_small_cap[c] ? free_small_cap[c] * 2 : 64;
       free_small[c] = xrealloc(free_small[c], free_small_cap[c] * sizeof(void *));
@@ -193,12 +216,12 @@ static void local_free(uintptr_t a)
 
 static size_t block_size(uintptr_t a)
 {
-  long pg = dsm__page_of((void *)a);
-  if (pg < 0) return 0;
-  dsm__page_t *p = dsm__page((uint32_t)pg);
-  if (p->alloc_class == CLASS_RUN) return (size_t)p->alloc_run * DSM__PAGE;
-  if (p->alloc_class > 0 && p->alloc_class <= NCLASSES)
-    return (size_t)1 << (p->alloc_class - 1 + MIN_SHIFT);
+  uint16_t cls;
+  uint32_t run;
+  if (!mark_get(a, &cls, &run)) return 0;
+  if (cls == CLASS_RUN) return (size_t)run * DSM__PAGE;
+  if (cls > 0 && cls <= NCLASSES)
+    return (size_t)1 << (cls - 1 + MIN_SHIFT);
   return 0;
 }
 
@@ -220,12 +243,13 @@ static void free_impl(void *ptr)
   }
 }
 
-/* The allocator takes dsm__mu (the remote-free queue) and the transport's
- * locks: when called from the master's shared stack it must move to the
- * private one (runtime.c explains why). */
+/* The allocator takes dsm__mu (the remote-free queue, the page table's
+ * marks) and the transport's locks: when called from the master's shared
+ * stack it must move to the private one (runtime.c explains why). */
 struct alloc_call { size_t size; void *ptr; };
 static void malloc_thunk(void *p) { struct alloc_call *c = p; c->ptr = malloc_impl(c->size); }
 static void free_thunk(void *p) { struct alloc_call *c = p; free_impl(c->ptr); }
+static void size_thunk(void *p) { struct alloc_call *c = p; c->size = block_size((uintptr_t)c->ptr); }
 
 /* Each allocation names its site for the profiler (profile.h): the
  * program's call, passed down so that calloc, realloc, strdup and the
@@ -273,9 +297,11 @@ void *dsm__realloc_from(void *ptr, size_t size, const char *site, const void *ca
     return NULL;
   }
   size_t old = 0;
-  if (dsm__page_owner((uint32_t)dsm__page_of(ptr)) == (int)dsm__rank)
-    old = block_size((uintptr_t)ptr);
-  else
+  if (dsm__page_owner((uint32_t)dsm__page_of(ptr)) == (int)dsm__rank) {
+    struct alloc_call c = { 0, ptr };
+    dsm__on_private_stack(size_thunk, &c);
+    old = c.size;
+  } else
     old = size;   /* another process's block: its size is private to its owner, so
                      copy what the caller asks for (the heap is mapped past it) */
   if (old >= size && old <= 2 * size)
