@@ -283,7 +283,9 @@ int dsm__udp_recv_queued(int which, const struct dsm__tp_waiter *me, int max);
  * poll() before each receive, a system call on the way of every reply; a
  * thread wakes the sleeper with an empty datagram (dsm__udp_poke_socket),
  * sent to the socket from the service socket. Reads up to max (at least a
- * batch); returns the count read. */
+ * batch); returns the count read. The reader of the reply socket sleeps
+ * here; the service thread sleeps in epoll (transport_udp.c), so that the
+ * socket can be taken from it without waking it. */
 int dsm__udp_recv_block(int which, struct dsm__tp_waiter *me, uint64_t until, int max);
 void dsm__udp_poke_socket(int which);
 
