@@ -665,33 +665,52 @@ void dsm__fetch_page(uint32_t pg)
   }
   if (at != call.reply_len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
-  /* A first copy lands in memory the kernel has not given us yet: one call
-   * allocates a unit run, where the copy loop would take a page fault per
-   * page (each several microseconds on a paravirtualised guest). An error
-   * only means the faults happen after all. */
-  if (!dsm__page(pages[0])->pv && (back || s->stride == 1))
-    (void)madvise(dsm__page_sys(pages[0]), (size_t)count * DSM__PAGE, MADV_POPULATE_WRITE);
-  uint32_t installed = 0;
+  /* Which copies go in: with several threads, another may have made a
+   * page valid, or an acquire added a need to it, meanwhile. */
+  uint8_t take[64];
   for (uint32_t k = 0; k < count; k++) {
-    pg = pages[k];
-    dsm__page_t *q = dsm__page(pg);
+    dsm__page_t *q = dsm__page(pages[k]);
     uint32_t pv[DSM__MAX_PROCS];
     memcpy(pv, pvs[k], pvlen);
+    take[k] = 1;
     if (shared_wait) {
       q->fetching = 0;
       if (q->valid || q->prot != DSM__PROT_NONE || !dsm__need_met(q, pv)) {
         DSM__STAT_INC(fetches_overtaken);
+        take[k] = 0;
         continue;
       }
     }
     /* Only this thread adds needs, so what we asked for still stands. */
     if (!dsm__need_met(q, pv))
       dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
-                 "must hold", home, pg);
-    if (data[k])
-      memcpy(dsm__page_sys(pg), data[k], DSM__PAGE);
-    else
-      memset(dsm__page_sys(pg), 0, DSM__PAGE);   /* our copy may hold an older life's bytes */
+                 "must hold", home, pages[k]);
+  }
+  /* A run of pages we never held lands in memory the kernel has not given
+   * us yet (region.c, fresh memory): written through the file, mapped in
+   * the application view in one call each. Runs are in address order, so
+   * their pages are consecutive in the file. */
+  int fresh = back || s->stride == 1;
+  for (uint32_t k = 0; fresh && k < count; k++)
+    fresh = take[k] && !dsm__page(pages[k])->pv;
+  if (fresh) {
+    dsm__pages_write_fresh(pages[0], count, data);
+    dsm__pages_premap(pages[0], count);
+  }
+  uint32_t installed = 0;
+  for (uint32_t k = 0; k < count; k++) {
+    if (!take[k])
+      continue;
+    pg = pages[k];
+    dsm__page_t *q = dsm__page(pg);
+    uint32_t pv[DSM__MAX_PROCS];
+    memcpy(pv, pvs[k], pvlen);
+    if (!fresh) {
+      if (data[k])
+        memcpy(dsm__page_sys(pg), data[k], DSM__PAGE);
+      else
+        memset(dsm__page_sys(pg), 0, DSM__PAGE);   /* our copy may hold an older life's bytes */
+    }
     dsm__prof_in(pg, data[k] ? DSM__PAGE : 4, DSM__PROF_FETCHED);
     now_valid(pg, q, pv);
     q->pushed = 0;

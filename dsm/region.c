@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -196,6 +197,57 @@ int dsm__page_is_hole(uint32_t pg)
   if (d < 0)
     return errno == ENXIO;      /* no data from here to the end */
   return d >= at + (off_t)DSM__PAGE;
+}
+
+/* ---- fresh memory ------------------------------------------------------------------ */
+
+/* On a paravirtualised guest the first touch of a page through a user
+ * mapping is a kernel fault that costs more than anything else about the
+ * page (measured here: 14 us to map a page of the memory file on first
+ * access, ~6 us more when the memory behind it is new, against 0.2 us to
+ * copy it), and a fetched page used to be touched for the first time
+ * twice: by the copy into the system view and by the application's access
+ * through its own view. The copy goes through the file instead (pwritev:
+ * the kernel allocates and fills the pages with no user fault), and the
+ * application view's entries are made in one call for the run. */
+
+void dsm__pages_write_fresh(uint32_t first, uint32_t count, const uint8_t *const *data)
+{
+  static const uint8_t zeros[DSM__PAGE];
+  struct iovec iov[64];
+  DSM__ASSERT(count <= 64);
+  for (uint32_t k = 0; k < count; k++)
+    iov[k] = (struct iovec){ (void *)(data[k] ? data[k] : zeros), DSM__PAGE };
+  off_t at = (off_t)first << DSM__PAGE_SHIFT;
+  ssize_t want = (ssize_t)count * DSM__PAGE, got = pwritev(memfd, iov, (int)count, at);
+  if (got == want)
+    return;
+  /* Short or failed (no memory for the file?): the plain copy, which
+   * fails the way any first touch would. */
+  for (uint32_t k = 0; k < count; k++)
+    if (data[k])
+      memcpy(dsm__page_sys(first + k), data[k], DSM__PAGE);
+    else
+      memset(dsm__page_sys(first + k), 0, DSM__PAGE);
+}
+
+void dsm__pages_premap(uint32_t first, uint32_t count)
+{
+  void *a = (void *)dsm__page_addr(first);
+  size_t len = (size_t)count * DSM__PAGE;
+  for (uint32_t k = 0; k < count; k++)
+    if (pages[first + k].prot != DSM__PROT_NONE || pages[first + k].queued)
+      return;
+  /* Readable for the length of one call: the caller holds the gate (no
+   * sibling thread runs the protocol, and one that touches a page now
+   * finds a valid copy). A kernel without MADV_POPULATE_READ (before 5.14)
+   * says EINVAL, and the first touches fault as before. */
+  if (mprotect(a, len, PROT_READ) < 0)
+    return;
+  (void)madvise(a, len, MADV_POPULATE_READ);
+  if (mprotect(a, len, PROT_NONE) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "mprotect of shared pages %u-%u failed: %s", first,
+               first + count - 1, strerror(errno));
 }
 
 int dsm__page_owner(uint32_t pg)

@@ -130,6 +130,12 @@ uint8_t *dsm__page_sys(uint32_t pg);            /* system-view address */
 #define DSM__PAGE_ZERO 1u
 int dsm__page_is_zero(const void *page);        /* all DSM__PAGE bytes zero? */
 int dsm__page_is_hole(uint32_t pg);             /* never touched here (so zero)? */
+/* A run of contiguous pages this process never held (count <= 64): write
+ * their bytes (NULL: zeros) through the memory file rather than the system
+ * view, and map them in the application view, still inaccessible, so that
+ * first touches cost no kernel fault (region.c says why). */
+void dsm__pages_write_fresh(uint32_t first, uint32_t count, const uint8_t *const *data);
+void dsm__pages_premap(uint32_t first, uint32_t count);
 /* The process that allocated the page (its heap slice's owner; rank 0 for
  * globals and the stack): the allocator's notion, fixed for the run. */
 int dsm__page_owner(uint32_t pg);
