@@ -117,7 +117,7 @@ static void settle(unsigned h)
     if (p->home == dsm__rank) {
       DSM__STAT_INC(diffs_dropped);
     } else {
-      size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
+      size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, tmp);
       put_entry(h, pg, dfr_idx[h], dfr_base[h] + k * dsm__nprocs, tmp, len);
       DSM__STAT_INC(diffs_created);
       DSM__STAT_ADD(diff_bytes_created, len);

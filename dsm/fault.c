@@ -47,7 +47,7 @@ static void write_fault_locked(uint32_t pg)
     DSM__DEBUG("write fault on page %u (home %u, excl %d)", pg, p->home, p->excl);
     DSM__ASSERT(!p->twin);
     p->twin = dsm__twin_alloc();
-    memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);
+    memcpy(p->twin, dsm__page_current(pg), DSM__PAGE);
     DSM__STAT_INC(twins);
     if (p->home == dsm__rank) {
       /* One-sided readers must not take the page while it is written. */

@@ -110,16 +110,6 @@ static int serve(uint32_t pg, dsm__page_t *p, unsigned reader)
   return was_excl;
 }
 
-/* Under the sanitizers the system view is read instead: under
- * AddressSanitizer the application's view holds poisoned bytes (the
- * redzones of the master's stack frames and of globals) that a copy of the
- * whole page would trip on, and ThreadSanitizer cannot see that page
- * protection orders the application's writes before this read. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define APP_VIEW_COPIES 0
-#else
-#define APP_VIEW_COPIES 1
-#endif
 
 /* PAGE request: epoch, count, then per page: pg, nneed, (proc, idx)[nneed].
  * Returns 1 when answered, 0 when it must wait (diffs or epoch). */
@@ -167,10 +157,8 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   for (uint32_t k = 0; k < nexcl; k++)
     dsm__os_home_end(was_excl[k]);
   /* The reply is gathered straight from the pages (the transport copies it
-   * once, into the reply it keeps for retransmission). A page readable in
-   * the application's view is read there: the application wrote it through
-   * that view, so those mappings exist, where the system view's may not
-   * yet (a kernel page fault per page on first use). */
+   * once, into the reply it keeps for retransmission), read where their
+   * mappings exist (dsm__page_current). */
   static const uint32_t zeros[DSM__MAX_PROCS];
   static const uint32_t kinds[2] = { DSM__PAGE_FULL, DSM__PAGE_ZERO };
   const void *bufs[3 * 64];
@@ -182,9 +170,7 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     dsm__page_t *p = dsm__page(pg);
     /* Written in our open interval: the twin is the page as of our last
      * release, which is what pv says it holds. */
-    const void *bytes = p->dirty ? (const void *)p->twin
-                        : APP_VIEW_COPIES && p->prot != DSM__PROT_NONE ? (const void *)dsm__page_addr(pg)
-                        : (const void *)dsm__page_sys(pg);
+    const void *bytes = p->dirty ? (const void *)p->twin : (const void *)dsm__page_current(pg);
     /* A page nobody ever released a write of may never have been touched
      * here: asked of the file rather than read (dsm__page_is_hole). */
     int zero = (!p->pv && !p->dirty && dsm__page_is_hole(pg)) || dsm__page_is_zero(bytes);
@@ -373,10 +359,10 @@ void dsm__home_flush_release(void)
       memcpy(at, &pg, 4);
       memcpy(at + 4, dsm__page_pv(p), dsm__nprocs * 4);
       if (p->twin_lag) {
-        copy_twice(at + 4 + dsm__nprocs * 4, p->twin, dsm__page_sys(pg));
+        copy_twice(at + 4 + dsm__nprocs * 4, p->twin, dsm__page_current(pg));
         p->twin_lag = 0;
       } else {
-        memcpy(at + 4 + dsm__nprocs * 4, dsm__page_sys(pg), DSM__PAGE);
+        memcpy(at + 4 + dsm__nprocs * 4, dsm__page_current(pg), DSM__PAGE);
       }
       p->tainted = 1;     /* the reader will hold this copy */
     }

@@ -111,7 +111,7 @@ int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed)
   if (pushed)
     p->twin_lag = 1;
   else
-    memcpy(p->twin, dsm__page_sys(pg), DSM__PAGE);
+    memcpy(p->twin, dsm__page_current(pg), DSM__PAGE);
   return 1;
 }
 
@@ -121,7 +121,7 @@ void dsm__hot_scan(void)
   for (size_t i = 0; i < nhot;) {
     uint32_t pg = hot[i];
     dsm__page_t *p = dsm__page(pg);
-    if (memcmp(dsm__page_sys(pg), p->twin, DSM__PAGE) != 0) {
+    if (memcmp(dsm__page_current(pg), p->twin, DSM__PAGE) != 0) {
       dsm__dirty_add(pg);
       DSM__STAT_INC(hot_writes);
       i++;

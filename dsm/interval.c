@@ -222,7 +222,7 @@ static void release(dsm__carry_t **carry, int scan)
         dsm__prof_home_wrote(pg, dsm__epoch, p->twin, dsm__page_sys(pg));
       if (carry) {
         /* Our own writes only: diffs applied meanwhile went into the twin too. */
-        size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
+        size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, tmp);
         dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
       }
       int pushed = dsm__home_released(pg, p, iv->idx);
@@ -241,7 +241,7 @@ static void release(dsm__carry_t **carry, int scan)
        * interval, which readers holding our notice wait for. */
       DSM__ASSERT(p->twin);
       if (carry || !dsm__diff_defer(pg, p, iv->idx)) {
-        size_t len = dsm__diff_encode(p->twin, dsm__page_sys(pg), DSM__PAGE, tmp);
+        size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, tmp);
         dsm__diff_queue(pg, p->home, iv->idx, p->pv, tmp, len);
         if (carry)
           dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);

@@ -169,6 +169,19 @@ uintptr_t dsm__page_addr(uint32_t pg)
 
 uint8_t *dsm__page_sys(uint32_t pg) { return dsm__sysview + ((size_t)pg << DSM__PAGE_SHIFT); }
 
+const uint8_t *dsm__page_current(uint32_t pg)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return dsm__page_sys(pg);
+#else
+  /* A protection change still in the queue is not the kernel's yet. */
+  const dsm__page_t *p = dsm__page(pg);
+  if (p->prot != DSM__PROT_NONE && !p->queued)
+    return (const uint8_t *)dsm__page_addr(pg);
+  return dsm__page_sys(pg);
+#endif
+}
+
 int dsm__page_is_zero(const void *page)
 {
   /* A page with data usually differs from zero in its first words, so

@@ -122,6 +122,16 @@ long dsm__page_of(const void *addr);
 int dsm__is_shared(const void *addr);
 uintptr_t dsm__page_addr(uint32_t pg);          /* application address */
 uint8_t *dsm__page_sys(uint32_t pg);            /* system-view address */
+/* Where to read a page's current bytes: the application's view when the
+ * page is readable there (the application touched it through that view,
+ * so its mappings exist, where the system view's may not yet: a kernel
+ * page fault per page on first use), else the system view. Under the
+ * sanitizers always the system view: under AddressSanitizer the
+ * application's view holds poisoned bytes (the redzones of the master's
+ * stack frames and of globals) that a copy of the whole page would trip
+ * on, and ThreadSanitizer cannot see that page protection orders the
+ * application's writes before the read. Under dsm__mu. */
+const uint8_t *dsm__page_current(uint32_t pg);
 /* A page in a PAGE reply: its version vector, its kind, and its bytes when
  * the kind is FULL. A page of zeros (memory allocated and not yet
  * written, the usual state of an array the master allocates and the team

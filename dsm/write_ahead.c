@@ -85,7 +85,7 @@ static void open_ahead(uint32_t pg)
 {
   dsm__page_t *q = dsm__page(pg);
   q->twin = dsm__twin_alloc();
-  memcpy(q->twin, dsm__page_sys(pg), DSM__PAGE);
+  memcpy(q->twin, dsm__page_current(pg), DSM__PAGE);
   if (q->home == dsm__rank)
     dsm__os_home_begin(pg);
   q->dirty = 1;
@@ -167,7 +167,7 @@ void dsm__write_ahead_settle(void)
     dsm__page_t *p = dsm__page(pg);
     if (p->ahead) {
       p->ahead = 0;
-      int same = !memcmp(p->twin, dsm__page_sys(pg), DSM__PAGE);
+      int same = !memcmp(p->twin, dsm__page_current(pg), DSM__PAGE);
       if (p->rd_epoch == epoch) {
         /* Read-faulted in this epoch, and opened at the read or ahead of
          * a stream of writes before it was written: did it change? */
