@@ -688,11 +688,14 @@ void dsm__fetch_page(uint32_t pg)
   }
   /* A run of pages we never held lands in memory the kernel has not given
    * us yet (region.c, fresh memory): written through the file, mapped in
-   * the application view in one call each. Runs are in address order, so
-   * their pages are consecutive in the file. */
-  int fresh = back || s->stride == 1;
+   * the application view in one call each. Only a run of consecutive pages
+   * (in address order, so consecutive in the file too): the stream's
+   * stride is not to be trusted here, since with several threads another
+   * may have moved the stream while this one waited (a strided run written
+   * as a contiguous one overwrote the pages between its own). */
+  int fresh = 1;
   for (uint32_t k = 0; fresh && k < count; k++)
-    fresh = take[k] && !dsm__page(pages[k])->pv;
+    fresh = take[k] && !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
   if (fresh) {
     dsm__pages_write_fresh(pages[0], count, data);
     dsm__pages_premap(pages[0], count);
