@@ -76,6 +76,7 @@
   X(consistency_peak,   "peak of consistency_bytes")                         \
   X(blocked_ns,         "nanoseconds blocked waiting for messages")        \
   X(wakeups,            "times a thread was woken by another thread of this process")\
+  X(svc_net_wakes,      "times the sleeping service thread was woken by a datagram or its timer")\
   /* verbs transport (docs/verbs.md) */                                     \
   X(verbs_sends,        "SENDs posted on RDMA queue pairs")                  \
   X(credit_stalls,      "times queued messages waited for credits")          \

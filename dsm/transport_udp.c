@@ -249,6 +249,8 @@ static int svc_sleep(struct dsm__tp_waiter *me)
     }
     }
   }
+  if (sock)
+    DSM__STAT_INC(svc_net_wakes);
   return sock;
 }
 

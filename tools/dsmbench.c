@@ -448,6 +448,10 @@ static int bench_main(int argc, char **argv)
   row("page fetch (cold miss) / (raw fault + rtt)", result_ns[3], rf + rtt, "floor", -1);
   row("page refresh / (raw fault + rtt)", result_ns[4], rf + rtt, "floor", -1);
   row("diff creation of a 4 KiB page (local)", bench_diff_encode(), mc, "memcpy", -1);
+  if (have_wk)
+    printf("wake-ups: per operation, over the team: of a thread by another of its process, and\n"
+           "of a service thread by a datagram or its timer (the waiting thread reading its\n"
+           "own reply is the message's, not counted)\n");
   if (csv) fclose(csv);
   return 0;
 }
