@@ -332,6 +332,9 @@ static void wait_calls(struct dsm__tp_waiter *me, const unsigned *left)
     dsm__tp_role_dequeue(r, me);
 }
 
+static void serve_until(struct dsm__tp_waiter *me, int (*done)(const void *), const void *arg);
+static int calls_done(const void *left) { return !*(const unsigned *)left; }
+
 void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
 {
   if (!n) return;
@@ -354,7 +357,19 @@ void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
     if (cs[i].dst == U.self && !c[i].c.done)
       dsm__udp_call_inline(&c[i], cs[i].req, cs[i].req_len);
   uint64_t t0 = dsm__now_ns();
-  wait_calls(&me, &left);
+  /* A call to ourselves that its handler left unanswered (a semaphore at
+   * zero, a condition wait) is answered by a handler here when another
+   * process's request comes: serve the network meanwhile, as an event wait
+   * does, so that request wakes this thread, not the service thread which
+   * would then have to wake this one. */
+  int self_only = inline_self && left;
+  for (unsigned i = 0; self_only && i < n; i++)
+    if (!c[i].c.done && cs[i].dst != U.self)
+      self_only = 0;
+  if (self_only)
+    serve_until(&me, calls_done, &left);
+  else
+    wait_calls(&me, &left);
   DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   for (unsigned i = 0; i < n; i++) {
     dsm__tp_call_remove(&U.core, &c[i].c);
@@ -367,6 +382,70 @@ void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
 
 /* ---- events ------------------------------------------------------------------------------ */
 
+/* Serve the network as `me` (U.core.mu held) until done(arg): take the
+ * service socket over from the service thread, out of its sleep (it is not
+ * woken; if it is awake, it finds the socket is not its own before it reads
+ * it again), or queue for it behind another thread doing the same; the reply
+ * socket too when no caller reads it. For a thread whose wait ends with a
+ * request that another process sends: the request is received and handled
+ * on the thread that needs it, with no hand-off. */
+static void serve_until(struct dsm__tp_waiter *me, int (*done)(const void *), const void *arg)
+{
+  struct dsm__tp_role *s = &U.role[SVC], *r = &U.role[REPLY];
+  if (!s->owner || s->owner == &U.core.svc_w) {
+    s->owner = me;
+    svc_watch(0);
+  } else {
+    dsm__tp_role_enqueue(s, me);
+  }
+  uint64_t svc_next = UINT64_MAX;
+  while (!done(arg)) {
+    struct pollfd fds[4];
+    unsigned n = 1, ti = 0;
+    uint64_t until = UINT64_MAX;
+    if (s->owner == me) {
+      uint64_t next = serve_svc(me, 1);
+      if (!next)
+        continue;
+      svc_next = next;
+      /* Replies too, when no caller reads them: a late duplicate or a
+       * deferred reply's resend is acknowledged at once. */
+      if (!r->owner)
+        r->owner = me;
+      if (r->owner == me) {
+        until = serve_reply(me);
+        fds[n++] = (struct pollfd){ U.sock[REPLY], POLLIN, 0 };
+      }
+      if (done(arg))
+        break;
+      svc_poll_set(fds, &n, next);
+      ti = n - 1;
+    }
+    if (dsm__tp_sleep(&U.core, me, fds, n, until) > 0 && ti)
+      svc_timer_check(&fds[ti]);
+  }
+  if (r->owner == me)
+    dsm__tp_role_pass(r, NULL);
+  if (s->owner == me) {
+    if (s->queue) {
+      dsm__tp_role_pass(s, NULL);    /* to the next thread waiting for an event */
+    } else {
+      /* Back to the service thread, asleep or not: the timer keeps our
+       * last deadline, and a datagram or expiry already there wakes it. */
+      s->owner = &U.core.svc_w;
+      if (svc_next < U.tfd_armed)
+        arm_timer(svc_next);
+      svc_watch(1);
+      if (U.core.lq_head)
+        dsm__tp_wake(&U.core.svc_w);
+    }
+  } else {
+    dsm__tp_role_dequeue(s, me);
+  }
+}
+
+static int event_fired(const void *e) { return ((const dsm__tp_event_t *)e)->fired; }
+
 void dsm__udp_event_wait(dsm__tp_event_t *e)
 {
   DSM__ASSERT(!U.core.svc_running || !pthread_equal(pthread_self(), U.core.svc));
@@ -377,61 +456,8 @@ void dsm__udp_event_wait(dsm__tp_event_t *e)
     dsm__tp_waiter_init(&me);
     DSM__ASSERT(!e->waiter);
     e->waiter = &me;
-    struct dsm__tp_role *s = &U.role[SVC], *r = &U.role[REPLY];
-    /* Take the service socket over, out of the service thread's sleep
-     * (it is not woken; if it is awake, it finds the socket is not its own
-     * before it reads it again). */
-    if (!s->owner || s->owner == &U.core.svc_w) {
-      s->owner = &me;
-      svc_watch(0);
-    } else {
-      dsm__tp_role_enqueue(s, &me);    /* another thread waits for an event */
-    }
-    uint64_t svc_next = UINT64_MAX;
-    while (!e->fired) {
-      struct pollfd fds[4];
-      unsigned n = 1, ti = 0;
-      uint64_t until = UINT64_MAX;
-      if (s->owner == &me) {
-        uint64_t next = serve_svc(&me, 1);
-        if (!next)
-          continue;
-        svc_next = next;
-        /* Replies too, when no caller reads them: a late duplicate or a
-         * deferred reply's resend is acknowledged at once. */
-        if (!r->owner)
-          r->owner = &me;
-        if (r->owner == &me) {
-          until = serve_reply(&me);
-          fds[n++] = (struct pollfd){ U.sock[REPLY], POLLIN, 0 };
-        }
-        if (e->fired)
-          break;
-        svc_poll_set(fds, &n, next);
-        ti = n - 1;
-      }
-      if (dsm__tp_sleep(&U.core, &me, fds, n, until) > 0 && ti)
-        svc_timer_check(&fds[ti]);
-    }
+    serve_until(&me, event_fired, e);
     e->waiter = NULL;
-    if (r->owner == &me)
-      dsm__tp_role_pass(r, NULL);
-    if (s->owner == &me) {
-      if (s->queue) {
-        dsm__tp_role_pass(s, NULL);    /* to the next thread waiting for an event */
-      } else {
-        /* Back to the service thread, asleep or not: the timer keeps our
-         * last deadline, and a datagram or expiry already there wakes it. */
-        s->owner = &U.core.svc_w;
-        if (svc_next < U.tfd_armed)
-          arm_timer(svc_next);
-        svc_watch(1);
-        if (U.core.lq_head)
-          dsm__tp_wake(&U.core.svc_w);
-      }
-    } else {
-      dsm__tp_role_dequeue(s, &me);
-    }
   }
   e->fired = 0;
   pthread_mutex_unlock(&U.core.mu);
