@@ -16,11 +16,12 @@
  * processes taking part; -1 when the library does not count them). */
 typedef struct bench_result {
   double ns, wakeups;
+  double pokes;      /* of those, by another thread (bench_lock_local only) */
 } bench_result_t;
 
 /* dsmbench_sync.c */
-/* This process's wake-up counter so far (dsm_stat "wakeups"), -1 when the
- * library has no such counter. */
+/* This process's wake-ups so far (dsm_stat "wakeups" + "svc_net_wakes"), -1
+ * when the library has no such counter. */
 int64_t bench_wakeups(void);
 
 /* Synchronization latencies. */

@@ -82,7 +82,7 @@ bench_result_t bench_lock_local(void)
   if (dsm_proc_id() == 0) {
     dsm_lock_acquire(id);
     dsm_lock_release(id);
-    int64_t w0 = bench_wakeups();
+    int64_t w0 = bench_wakeups(), p0 = dsm_stat("wakeups");
     double t0 = now_ns();
     for (int i = 0; i < LOCAL_REPS; i++) {
       dsm_lock_acquire(id);
@@ -90,6 +90,7 @@ bench_result_t bench_lock_local(void)
     }
     r.ns = (now_ns() - t0) / LOCAL_REPS;
     r.wakeups = w0 < 0 ? -1 : (double)(bench_wakeups() - w0) / LOCAL_REPS;
+    r.pokes = p0 < 0 ? -1 : (double)(dsm_stat("wakeups") - p0) / LOCAL_REPS;
   }
   dsm_barrier(BARRIER_ID);
   return r;
