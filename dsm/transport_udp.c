@@ -182,23 +182,25 @@ static void svc_timer_check(const struct pollfd *tfd)
 static int svc_ep = -1;
 enum { EV_POKE, EV_SOCK, EV_TIMER, EV_LIFELINE };
 
-static void svc_ep_ctl(int op, int fd, uint32_t tag)
+static void svc_ep_ctl(int op, int fd, uint32_t tag, uint32_t events)
 {
   if (fd < 0 || svc_ep < 0)
     return;
-  struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
+  struct epoll_event ev = { .events = events, .data.u32 = tag };
   if (epoll_ctl(svc_ep, op, fd, &ev) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "epoll_ctl: %s", strerror(errno));
 }
 
 /* The socket and its timer join the service thread's sleep (on) or leave
  * it; a sleeping service thread is not woken either way, unless one of
- * them is ready when it joins. */
+ * them is ready when it joins. They stay registered, watched for nothing
+ * while away: a change of the events is cheaper than removing the entry
+ * and adding it again, and an event wait makes two at each end. */
 static void svc_watch(int on)
 {
-  int op = on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL;
-  svc_ep_ctl(op, U.sock[SVC], EV_SOCK);
-  svc_ep_ctl(op, U.tfd, EV_TIMER);
+  uint32_t events = on ? EPOLLIN : 0;
+  svc_ep_ctl(EPOLL_CTL_MOD, U.sock[SVC], EV_SOCK, events);
+  svc_ep_ctl(EPOLL_CTL_MOD, U.tfd, EV_TIMER, events);
 }
 
 static void svc_ep_open(struct dsm__tp_waiter *me)
@@ -206,10 +208,11 @@ static void svc_ep_open(struct dsm__tp_waiter *me)
   svc_ep = epoll_create1(EPOLL_CLOEXEC);
   if (svc_ep < 0)
     dsm__fatal(DSM__EXIT_FATAL, "epoll_create1: %s", strerror(errno));
-  svc_ep_ctl(EPOLL_CTL_ADD, me->fd, EV_POKE);
-  svc_ep_ctl(EPOLL_CTL_ADD, U.lifeline, EV_LIFELINE);
-  if (U.role[SVC].owner == me)
-    svc_watch(1);
+  svc_ep_ctl(EPOLL_CTL_ADD, me->fd, EV_POKE, EPOLLIN);
+  svc_ep_ctl(EPOLL_CTL_ADD, U.lifeline, EV_LIFELINE, EPOLLIN);
+  uint32_t events = U.role[SVC].owner == me ? EPOLLIN : 0;
+  svc_ep_ctl(EPOLL_CTL_ADD, U.sock[SVC], EV_SOCK, events);
+  svc_ep_ctl(EPOLL_CTL_ADD, U.tfd, EV_TIMER, events);
 }
 
 /* Sleep until a poke, the lifeline, or (while we serve them) a datagram or
