@@ -19,9 +19,9 @@
  * another: transport_wait.c). Nothing spins.
  *
  * The service thread sleeps in epoll_wait, and an event wait takes the
- * socket over without waking it: the waiter takes the socket and the timer
- * out of the service thread's epoll set, and puts them back when it is
- * done. If a datagram or the timer is ready by then, the service thread
+ * socket over without waking it: the waiter sets the service thread's epoll
+ * entries for the socket and the timer to watch nothing, and back when it
+ * is done (EPOLL_CTL_MOD). If a datagram or the timer is ready by then, the service thread
  * wakes for it, as it would have had the socket never left; if not, it
  * sleeps on. It used to sleep in a blocking receive, which only a datagram
  * could interrupt, so every event wait cost it two wake-ups (one to park,
@@ -176,9 +176,9 @@ static void svc_timer_check(const struct pollfd *tfd)
 
 /* ---- the service thread's sleep ----------------------------------------------------- */
 
-/* The service thread's epoll set: its eventfd and the lifeline always, the
- * service socket and the timer while it serves them. Made by the service
- * thread itself; only changed under mu. */
+/* The service thread's epoll set: its eventfd and the lifeline, and the
+ * service socket and the timer, watched only while it serves them. Made by
+ * the service thread itself; only changed under mu. */
 static int svc_ep = -1;
 enum { EV_POKE, EV_SOCK, EV_TIMER, EV_LIFELINE };
 
