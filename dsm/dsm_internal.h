@@ -48,6 +48,9 @@ void dsm__fatal(int status, const char *fmt, ...)
 /* calloc that never returns NULL (out of memory is fatal) nor a
  * zero-sized block. */
 void *dsm__xcalloc(size_t n, size_t size);
+/* Room for need elements of size bytes in an array of its own mapping
+ * (*cap elements now): for what the write-fault path grows (util.c). */
+void *dsm__grow_mapped(void *a, size_t *cap, size_t need, size_t size);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t dsm__now_ns(void);

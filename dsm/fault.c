@@ -17,6 +17,11 @@
  *
  * Locking: dsm__mu is never held while waiting for the network, and the
  * service thread never waits for anything the application thread holds.
+ * A write fault calls nothing that takes a lock of libc's: a thread's
+ * stack is shared memory, so the fault may come from inside malloc, whose
+ * frames on that stack are written while it holds its arena's lock (the
+ * arrays the write fault grows are mappings of their own: util.c,
+ * dsm__grow_mapped).
  */
 #include <errno.h>
 #include <signal.h>
@@ -103,8 +108,6 @@ static int on_fault(void *addr, int serious)
     return 0;
   }
   DSM__STAT_INC(fault_signals);
-  if (dsm__tp_first_use)
-    dsm__tp_first_use();    /* the fault may wait for a peer: see transport.h */
   /* With several threads in the process (threads.c), another may have
    * served this page between the access and the gate: what the page
    * allows now decides. */
@@ -120,6 +123,12 @@ static int on_fault(void *addr, int serious)
   pthread_mutex_unlock(&dsm__mu);
   int ours = 1;
   if (prot == DSM__PROT_NONE) {
+    /* This fault may wait for a peer (see transport.h). A write fault
+     * waits for none, and must not send: it may have interrupted libc's
+     * malloc holding its arena's lock (see dsm__grow_mapped), and sending
+     * allocates. */
+    if (dsm__tp_first_use)
+      dsm__tp_first_use();
     DSM__STAT_INC(read_faults);
     dsm__prof_fault((uint32_t)pg, 0);
     uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;

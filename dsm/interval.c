@@ -91,14 +91,7 @@ static size_t ntwin_pool, twin_pool_cap, twins_made;
 
 static void twin_pool_room(size_t n)
 {
-  if (n <= twin_pool_cap)
-    return;
-  size_t cap = twin_pool_cap ? twin_pool_cap : 64;
-  while (cap < n) cap *= 2;
-  uint8_t **np = realloc(twin_pool, cap * sizeof *twin_pool);
-  if (!np) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  twin_pool = np;
-  twin_pool_cap = cap;
+  twin_pool = dsm__grow_mapped(twin_pool, &twin_pool_cap, n, sizeof *twin_pool);
 }
 
 uint8_t *dsm__twin_alloc(void)
@@ -434,10 +427,7 @@ void dsm__intervals_discard(const uint32_t *upto)
 
 void dsm__dirty_add(uint32_t pg)
 {
-  if (dsm__ndirty == dirty_cap) {
-    dirty_cap = dirty_cap ? dirty_cap * 2 : 256;
-    dsm__dirty = realloc(dsm__dirty, dirty_cap * sizeof *dsm__dirty);
-    if (!dsm__dirty) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  }
+  if (dsm__ndirty == dirty_cap)
+    dsm__dirty = dsm__grow_mapped(dsm__dirty, &dirty_cap, dsm__ndirty + 1, sizeof *dsm__dirty);
   dsm__dirty[dsm__ndirty++] = pg;
 }

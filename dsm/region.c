@@ -325,11 +325,8 @@ void dsm__prot_queue(uint32_t pg, int prot)
   }
   p->queued = 1;
   p->osprot = p->prot;
-  if (npq == pq_cap) {
-    pq_cap = pq_cap ? 2 * pq_cap : 1024;
-    pq = realloc(pq, pq_cap * sizeof *pq);
-    if (!pq) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  }
+  if (npq == pq_cap)
+    pq = dsm__grow_mapped(pq, &pq_cap, npq + 1, sizeof *pq);
   pq[npq++] = pg;
   p->prot = (uint8_t)prot;
 }

@@ -132,7 +132,7 @@ void     dsm__tp_send_owned(unsigned dst, unsigned type, void *data, size_t len)
 
 /* Called, when set, at the start of every call, event wait and one-sided
  * read, on the calling thread, before any lock is taken, and by the page
- * fault handler: the master's fork/join code answers the JOINs it holds
+ * fault handler for a read fault: the master's fork/join code answers the JOINs it holds
  * (forkjoin.c) before this process waits for a peer. One-way sends never
  * wait, so they do not call it. */
 extern void (*dsm__tp_first_use)(void);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,6 +60,26 @@ void *dsm__xcalloc(size_t n, size_t size)
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   return p;
+}
+
+/* The arrays a write fault appends to (the written set, the twin pool, the
+ * protection queue) live in mappings of their own, grown with mremap, not
+ * in libc's heap. A thread's stack is shared memory, and libc's malloc,
+ * called on it, writes its own frames there while it holds its arena's
+ * lock: the write faults on a page protected at the last release, and a
+ * handler calling malloc then waits for that lock forever (the deadlock of
+ * a tasks_rt run in CI: a task's calloc, a twin pool growing). */
+void *dsm__grow_mapped(void *a, size_t *cap, size_t need, size_t size)
+{
+  if (need <= *cap)
+    return a;
+  size_t old = (*cap * size + 4095) & ~(size_t)4095, len = old ? old : 4096;
+  while (len < need * size) len *= 2;
+  void *n = old ? mremap(a, old, len, MREMAP_MAYMOVE)
+                : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (n == MAP_FAILED) dsm__fatal(DSM__EXIT_FATAL, "out of private memory (%zu bytes)", len);
+  *cap = len / size;
+  return n;
 }
 
 /* Threads that must run as soon as they wake (the service thread, the lock

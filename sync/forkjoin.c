@@ -23,7 +23,7 @@
  * what it does not allow is the master waiting for a lagging slave, whose
  * requests would wait at that slave for the departure the master holds.
  * So before the master's thread waits for a peer for any reason, or
- * faults, it answers the JOINs it holds with the departure alone
+ * read-faults, it answers the JOINs it holds with the departure alone
  * (dsm__tp_first_use), and the slaves then wait for a one-way FORK as
  * after the first region. A loop of regions whose sequential code between
  * them touches no invalid page runs on two messages per region.

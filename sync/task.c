@@ -793,16 +793,40 @@ static void run_task(task_t *t)
 /* ---- creating tasks ---------------------------------------------------------------- */
 
 struct create {
-  task_t *t;
+  void (*fn)(void *);
+  const void *data;
+  size_t size;
+  int final;
   unsigned ndeps;
   const ompdsm_dep_t *deps;
   int now;                   /* in: undeferred; out: run it here, now */
+  task_t *t;                 /* out */
 };
 
+/* The record is made here, on the private stack, not in __ompdsm_task: the
+ * caller's stack is shared memory, and libc's malloc run there faults on
+ * its own frames while it holds its arena's lock (see dsm__grow_mapped). */
 static void create_impl(void *p)
 {
   struct create cc = *(struct create *)p, *c = &cc;   /* see step_impl */
-  task_t *t = c->t;
+  task_t *t = task_new();
+  t->fn = c->fn;
+  t->size = c->size;
+  t->data = malloc(c->size ? c->size : 1);
+  if (!t->data) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (c->size) memcpy(t->data, c->data, c->size);
+  t->final = (uint8_t)c->final;
+  t->group = group_depth > 0 || cur->group;
+  /* The data and the dependences may sit on the caller's stack (see
+   * step_impl): copied before dsm__mu is taken. */
+  static _Thread_local ompdsm_dep_t dep_buf[8];   /* create_impl runs no task */
+  ompdsm_dep_t *dcopy = dep_buf;
+  if (c->ndeps > 8) {
+    dcopy = malloc(c->ndeps * sizeof *dcopy);
+    if (!dcopy) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  if (c->ndeps) memcpy(dcopy, c->deps, c->ndeps * sizeof *dcopy);
+  c->deps = dcopy;
   pthread_mutex_lock(&dsm__mu);
   t->parent = cur;
   cur->children++;
@@ -837,7 +861,10 @@ static void create_impl(void *p)
   }
   serve_locked(0);
   pthread_mutex_unlock(&dsm__mu);
+  if (dcopy != dep_buf)
+    free(dcopy);
   ((struct create *)p)->now = c->now;
+  ((struct create *)p)->t = t;
 }
 
 static void unref_impl(void *p)
@@ -862,26 +889,10 @@ void __ompdsm_task(void (*fn)(void *), void *data, size_t size, int flags,
     cur = saved;
     return;
   }
-  task_t *t = task_new();
-  t->fn = fn;
-  t->size = size;
-  t->data = malloc(size ? size : 1);
-  if (!t->data) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  if (size) memcpy(t->data, data, size);
-  t->final = (uint8_t)fin;
-  t->group = group_depth > 0 || cur->group;
-  /* The dependences too may sit on the caller's stack (see step_impl). */
-  static _Thread_local ompdsm_dep_t dep_buf[8];   /* private memory; create_impl runs no task */
-  ompdsm_dep_t *dcopy = dep_buf;
-  if (ndeps > 8) {
-    dcopy = malloc(ndeps * sizeof *dcopy);
-    if (!dcopy) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  }
-  if (ndeps) memcpy(dcopy, deps, ndeps * sizeof *dcopy);
-  struct create c = { t, ndeps, dcopy, (flags & OMPDSM_TASK_UNDEFERRED) || fin };
+  struct create c = { fn, data, size, fin, ndeps, deps,
+                      (flags & OMPDSM_TASK_UNDEFERRED) || fin, NULL };
   dsm__on_private_stack(create_impl, &c);
-  if (dcopy != dep_buf)
-    free(dcopy);
+  task_t *t = c.t;
   if (c.now) {
     if (t->npred)
       schedule_until(WAIT_PREDS, t);
