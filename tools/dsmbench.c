@@ -369,13 +369,13 @@ static void write_fault_region(void *p)
 }
 
 /* Synchronization latencies (dsmbench_sync.c), collective over the team. */
-DSM_SHARED_BSS static bench_result_t sync_result[4];
+DSM_SHARED_BSS static bench_result_t sync_result[5];
 
 static void sync_region(void *p)
 {
   (void)p;
-  bench_result_t r[4] = { bench_lock_local(), bench_lock_manager(), bench_lock_forward(),
-                          bench_sema() };
+  bench_result_t r[5] = { bench_lock_local(), bench_lock_manager(), bench_lock_forward(),
+                          bench_sema(), bench_lock_manager_busy() };
   if (dsm_proc_id() == 0)
     memcpy(sync_result, r, sizeof r);
 }
@@ -427,6 +427,8 @@ static int bench_main(int argc, char **argv)
   dsm__fork_team(sync_region, &a, sizeof a, n); dsm_join();
   row("lock re-acquire, local (no message)", sync_result[0].ns, rtt, "udp-rtt", sync_result[0].wakeups);
   row("lock acquire granted by the manager", sync_result[1].ns, rtt, "udp-rtt", sync_result[1].wakeups);
+  row("  the same, manager still leaving a barrier", sync_result[4].ns, rtt, "udp-rtt",
+      sync_result[4].wakeups);
   if (sync_result[2].ns >= 0)
     row("lock acquire forwarded to the last holder", sync_result[2].ns, rtt, "udp-rtt",
         sync_result[2].wakeups);

@@ -28,8 +28,12 @@ int64_t bench_wakeups(void);
 /* Re-acquire of a lock this process released last and nobody asked for
  * since (no message): one acquire + release pair. */
 bench_result_t bench_lock_local(void);
-/* Acquire of a lock idle at its manager: request and grant (2 messages). */
+/* Acquire of a lock idle at its manager: request and grant (2 messages),
+ * the manager idle (waiting in a barrier) when the request comes. */
 bench_result_t bench_lock_manager(void);
+/* The same, asked for right after a barrier: the manager is still leaving
+ * it when the request comes. */
+bench_result_t bench_lock_manager_busy(void);
 /* Acquire forwarded by the manager to the last holder, who grants it
  * (3 messages). Needs 3 processes. */
 bench_result_t bench_lock_forward(void);
