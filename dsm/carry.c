@@ -192,7 +192,8 @@ void dsm__carry_apply(dsm__carry_t *c)
       dsm__need_clear(p);
       p->valid = 1;
       dsm__coll_took(touched[i]);
-      dsm__prot_queue(touched[i], DSM__PROT_READ);
+      if (!dsm__write_on_update(touched[i]))
+        dsm__prot_queue(touched[i], DSM__PROT_READ);
     }
   }
   dsm__prot_flush();

@@ -180,6 +180,11 @@ void dsm__home_hold_diffs(void)
   holding = 1;
 }
 
+int dsm__diff_holding(void)
+{
+  return holding;
+}
+
 void dsm__diff_unhold(void)
 {
   if (!holding)

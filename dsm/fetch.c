@@ -322,7 +322,8 @@ void dsm__push_install(void)
       now_valid(x->pg, p, x->pv);
       if (p->push_trust) {
         p->push_trust--;
-        dsm__prot_queue(x->pg, DSM__PROT_READ);
+        if (!dsm__write_on_update(x->pg))
+          dsm__prot_queue(x->pg, DSM__PROT_READ);
         DSM__STAT_INC(pushes_installed);
       } else {
         p->pushed = DSM__PUSHED_COPY;   /* inaccessible until its first use (PROT_NONE already) */

@@ -1,5 +1,6 @@
 /*
- * hot.c — home pages that are written in every interval stay writable.
+ * hot.c — pages written in every interval stay writable: home pages, and
+ * copies of pages homed elsewhere.
  *
  * A shared home page (someone else holds a copy) costs its home, in every
  * interval that writes it: a write fault, a twin, and at the release a
@@ -35,7 +36,23 @@
  * writer's diff, the home moving away, the page turning exclusive. Each of
  * those follows a release, so the twin equals the page and nothing is lost.
  * Pages readable one-sided (verbs) never turn hot: a reader that is not
- * asking would find them busy for good. *
+ * asking would find them busy for good.
+ *
+ * Copies. A copy of a page homed elsewhere turns hot the same way when its
+ * process writes it in interval after interval (interval.c's release): a
+ * counter in a critical section that one process re-acquires locally took
+ * a write fault per section there (~20 us on this VM, where the section
+ * itself is a microsecond), data that migrates with a lock one per
+ * hand-over. At each release a changed hot copy makes its diff for the home
+ * as a faulted one does, and its twin is refreshed to the page as released.
+ * What ends the state is what ends a copy: a notice of another process's
+ * write at an acquire (which, ending the open interval first, leaves the
+ * twin equal to the page, so dsm__hot_drop loses nothing), and a
+ * collective: homes move and records are collected there, and neither
+ * knows hot copies, so a collective's release cools the unchanged ones and
+ * takes the changed ones out of the state after their diff (whose making
+ * the collective may hold: dsm__hot_unlist keeps the twin for it).
+ *
  * Why compare rather than ask the kernel which pages were written
  * (userfaultfd write-protect in async mode with PAGEMAP_SCAN, Linux 6.7+,
  * which this VM's kernel has): tried and measured (2026-11-24). The kernel's
@@ -76,16 +93,29 @@ static void forget(dsm__page_t *p)
   p->twin = NULL;
 }
 
-void dsm__hot_drop(uint32_t pg, dsm__page_t *p)
+static void unlist(uint32_t pg, dsm__page_t *p)
 {
-  (void)pg;
-  if (!p->hot)
-    return;
   uint32_t at = p->hot_at;
   DSM__ASSERT(at < nhot && hot[at] == pg);
   hot[at] = hot[--nhot];
   dsm__page(hot[at])->hot_at = at;
+  p->hot = 0;
+}
+
+void dsm__hot_drop(uint32_t pg, dsm__page_t *p)
+{
+  if (!p->hot)
+    return;
+  unlist(pg, p);
   forget(p);
+}
+
+void dsm__hot_unlist(uint32_t pg, dsm__page_t *p)
+{
+  if (!p->hot)
+    return;
+  unlist(pg, p);
+  p->twin_lag = 0;
 }
 
 int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed)
@@ -117,6 +147,10 @@ int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed)
 
 void dsm__hot_scan(void)
 {
+  /* Copies do not stay hot through a collective: it may move homes and
+   * collect garbage, which know nothing of them. A changed one goes into
+   * the interval and leaves the hot state there (interval.c). */
+  int collective = dsm__diff_holding();
   size_t cooled = 0;
   for (size_t i = 0; i < nhot;) {
     uint32_t pg = hot[i];
@@ -125,7 +159,8 @@ void dsm__hot_scan(void)
       dsm__dirty_add(pg);
       DSM__STAT_INC(hot_writes);
       i++;
-    } else if (dsm__vt[dsm__rank] + 1 - p->own_last <= HOT_IDLE &&
+    } else if ((p->home == dsm__rank || !collective) &&
+               dsm__vt[dsm__rank] + 1 - p->own_last <= HOT_IDLE &&
                ++p->hot_idle < HOT_IDLE_SCANS) {
       i++;
     } else {

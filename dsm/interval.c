@@ -218,7 +218,7 @@ static void release(dsm__carry_t **carry, int scan)
         size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, tmp);
         dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
       }
-      int pushed = dsm__home_released(pg, p, iv->idx);
+      int pushed = dsm__home_released(pg, p, iv->idx, carry != NULL);
       /* The lock's next holder may make its copy current from the carried
        * diff, without asking us: the page must not turn exclusive. */
       if (carry)
@@ -238,8 +238,22 @@ static void release(dsm__carry_t **carry, int scan)
         dsm__diff_queue(pg, p->home, iv->idx, p->pv, tmp, len);
         if (carry)
           dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
-        dsm__twin_free(p->twin);
-        p->twin = NULL;
+        dsm__page_pv(p)[me] = iv->idx;
+        /* A copy written in interval after interval (data that migrates
+         * with a lock and comes back, a counter re-acquired locally) stays
+         * writable like a hot home page (hot.c); not through a collective. */
+        if (!dsm__diff_holding() && dsm__hot_keep(pg, p, since, 0)) {
+          p->dirty = 1;
+          continue;
+        }
+        if (p->hot) {
+          dsm__hot_drop(pg, p);
+        } else {
+          dsm__twin_free(p->twin);
+          p->twin = NULL;
+        }
+      } else {
+        dsm__hot_unlist(pg, p);      /* the held diff needs the twin */
       }
       dsm__page_pv(p)[me] = iv->idx;
     }
@@ -290,6 +304,7 @@ static void acquire(int scan)
           continue;
         }
         dsm__need_add(pg, p, q, i);
+        dsm__hot_drop(pg, p);       /* a copy: the release above made the twin the page */
         if (p->valid || p->pushed) {
           if (p->pushed == DSM__PUSHED_COPY) {
             if (p->push_idle < 255)

@@ -117,6 +117,11 @@ void dsm__write_ahead_settle(void);
  * protection queued), because most copies that reads made valid lately
  * were then written in the same interval. */
 int dsm__write_on_read(uint32_t pg);
+/* A carried diff or a pushed copy just made copy pg valid at an acquire
+ * (carry.c, fetch.c): returns 1 if it opened the page for writing instead
+ * of leaving it readable (twinned, in the written set, protection queued),
+ * because this process wrote it lately: it migrates between writers. */
+int dsm__write_on_update(uint32_t pg);
 
 /* ---- hot.c: home pages written in every interval -------------------------------------- */
 
@@ -133,6 +138,9 @@ int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed);
 /* The page leaves the hot state (twin freed, no longer marked written);
  * its protection is the caller's business. No-op for a page that is not hot. */
 void dsm__hot_drop(uint32_t pg, dsm__page_t *p);
+/* A copy (not homed here) leaves the hot state keeping its twin, which a
+ * collective's held diff still needs (diff_send.c). */
+void dsm__hot_unlist(uint32_t pg, dsm__page_t *p);
 
 /* ---- fault.c: access detection ------------------------------------------------------- */
 
@@ -163,8 +171,9 @@ void dsm__push_wait(void);
 
 void dsm__home_init(void);
 /* At a release, for each dirty page of ours: it now holds interval idx.
- * Returns how many readers it is queued to be pushed to. */
-int dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx);
+ * Returns how many readers it is queued to be pushed to (none when its
+ * diff is carried with a lock: carried). */
+int dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx, int carried);
 /* Send what the release queued: diffs to other homes, pushes to readers. */
 void dsm__home_flush_release(void);
 /* A collective's release (of ranks 0..team-1): its pushes to the manager
@@ -226,6 +235,8 @@ int dsm__diff_defer(uint32_t pg, dsm__page_t *p, uint32_t idx);
 void dsm__diff_send_release(void);
 void dsm__home_hold_diffs(void);
 void dsm__home_send_held(void);
+/* Inside a collective's release, until its departure is applied. */
+int dsm__diff_holding(void);
 /* Send the held diffs now. Every message that carries interval records
  * outside the collective (a lock grant or TOKEN, a semaphore's answer, a
  * task, a flush) calls it first: it may carry the interval whose diffs are

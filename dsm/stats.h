@@ -52,6 +52,7 @@
   X(write_ahead,        "pages opened for writing ahead of a stream of write faults")\
   X(write_ahead_unused, "pages opened ahead and found unwritten at the release")\
   X(write_on_read,      "copies opened for writing when a read made them valid (write_ahead.c)")\
+  X(write_on_update,    "copies opened for writing when a carried diff or a push made them valid (write_ahead.c)")\
   X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \
