@@ -296,8 +296,9 @@ void dsm__udp_poke_socket(int which);
  * serving the service socket is awake, or at a quarter of the
  * retransmission floor at the latest. */
 void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type);
-/* A datagram is going to dst: the ACKs waiting for it go first. */
-void dsm__udp_acks_ride(unsigned dst);
+/* A datagram is going to dst: the ACKs waiting for it go too, to its
+ * service socket, or to its reply socket (to_caller) ahead of a reply. */
+void dsm__udp_acks_ride(unsigned dst, int to_caller);
 /* Send the ACKs that may go; returns the sooner of next and the time the
  * oldest of the others must go. */
 uint64_t dsm__udp_acks_run(uint64_t now, uint64_t next);

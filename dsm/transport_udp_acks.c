@@ -16,7 +16,15 @@
  * retransmits because of it). They leave
  *   - with the next datagram that goes to that peer anyway (a request, a
  *     reply, a PUSH of our own): the peer wakes once for the lot, or not at
- *     all if it is running; and
+ *     all if it is running. Those that go with a reply go just before it,
+ *     to the caller's reply socket, which accepts ACKs: the thread waiting
+ *     there reads them with its reply. Sent to the service socket they woke
+ *     the service thread of a caller that is not waiting for them: a
+ *     one-way semaphore signal followed by a wait (sync/sema.c) cost the
+ *     signaller one such wake-up per signal, ~40 us of its CPU. Before the
+ *     reply, not after it: after it, the caller may have stopped reading
+ *     that socket, and the sender would retransmit its one-way at the
+ *     floor; and
  *   - when the thread serving the socket is awake anyway (it handled a
  *     datagram) and the oldest has waited ACK_DELAY: all of that peer's at
  *     once, so its service thread reads them with one recvmmsg;
@@ -68,7 +76,7 @@ static void init(void)
   delay_ns = d;
 }
 
-static void send_peer(unsigned dst)
+static void send_peer(unsigned dst, int to_caller)
 {
   struct peer_acks *q = &pa[dst];
   unsigned n = q->n;
@@ -76,7 +84,7 @@ static void send_peer(unsigned dst)
   q->due = 0;
   nwaiting--;
   for (unsigned i = 0; i < n; i++)
-    dsm__udp_send_ack(dst, q->w[i].origin, q->w[i].rid, q->w[i].type, 0, NULL, 0);
+    dsm__udp_send_ack(dst, q->w[i].origin, q->w[i].rid, q->w[i].type, 0, NULL, to_caller);
 }
 
 void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type)
@@ -96,13 +104,13 @@ void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned t
   }
   q->w[q->n++] = (struct ack_wait){ origin, type, rid };
   if (q->n == ACKS_PEER)
-    send_peer(dst);
+    send_peer(dst, 0);
 }
 
-void dsm__udp_acks_ride(unsigned dst)
+void dsm__udp_acks_ride(unsigned dst, int to_caller)
 {
   if (pa && pa[dst].n)
-    send_peer(dst);
+    send_peer(dst, to_caller);
 }
 
 uint64_t dsm__udp_acks_run(uint64_t now, uint64_t next)
@@ -114,7 +122,7 @@ uint64_t dsm__udp_acks_run(uint64_t now, uint64_t next)
       continue;
     uint64_t last = pa[d].due - delay_ns + late_ns;
     if (pa[d].due <= now || U.shutting_down)
-      send_peer(d);
+      send_peer(d, 0);
     else if (last < next)
       next = last;
   }

@@ -176,6 +176,10 @@ void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *
   struct peer *pe = &U.peers[dst];
   if (!(to == REPLY ? pe->rknown : pe->known))
     return;   /* bootstrap: nowhere to send yet; the sender's timer retries */
+  /* ACKs held for the caller of a reply go before it, to the same socket
+   * (transport_udp_acks.c). */
+  if (h->kind == K_REP && to == REPLY)
+    dsm__udp_acks_ride(dst, 1);
   uint8_t hb[HDR_LEN], mb[MAC_LEN];
   dsm__udp_hdr_put(hb, h);
   put64(mb, dsm__udp_mac(hb, p, n));
@@ -197,7 +201,7 @@ void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *
   /* ACKs held for this peer follow: it wakes once for the lot (after this
    * datagram, which may be on someone's critical path). */
   if (h->kind == K_REQ || h->kind == K_REP)
-    dsm__udp_acks_ride(dst);
+    dsm__udp_acks_ride(dst, 0);
 }
 
 /* ---- receiving ---------------------------------------------------------------------- */
