@@ -60,6 +60,7 @@
   X(lock_remote,        "lock acquires that needed messages")                \
   X(lock_yields,        "acquires that asked the manager after holding long (fairness)")\
   X(sema_waits,         "semaphore waits")                                   \
+  X(sema_early,         "signals that overtook an earlier one of their signaller's")\
   X(cond_waits,         "condition variable waits")                          \
   X(cond_signals_local, "signals the lock's holder knew reached no waiter (no message)") \
   X(forks,              "parallel regions run")                              \

@@ -1,16 +1,26 @@
 /*
  * sema.c — counting semaphores with a static manager (rank id % nprocs).
  *
- * The manager holds the count and a FIFO of waiting processes. Each
- * operation is one request and one reply:
- *   signal  a release: the request carries every interval record the
- *           manager may lack (not only the signaller's own: a waiter must also
- *           see what the signaller had acquired from others before it
- *           signalled, and the manager is the only way the records travel).
- *           The signaller remembers what it sent and what the manager said it
- *           holds (the reply's known vector), so records are seldom sent
- *           twice. The manager stores the records, wakes the first waiter or
- *           counts the signal, and acknowledges.
+ * The manager holds the count and a FIFO of waiting processes. A wait is
+ * one request and one reply, a signal one message:
+ *   signal  a release, and one-way: the message carries every interval
+ *           record the manager may lack (not only the signaller's own: a
+ *           waiter must also see what the signaller had acquired from others
+ *           before it signalled, and the manager is the only way the records
+ *           travel). The signaller remembers what it sent, so records are
+ *           seldom sent twice. The manager stores the records and wakes the
+ *           first waiter or counts the signal. The signaller does not wait
+ *           for it: nothing it does next depends on the manager having seen
+ *           the signal (a wait of its own that overtakes the signal only
+ *           waits for it), and the transport delivers the message even if
+ *           the signaller exits at once. Since a signal's records follow on
+ *           from those of the signaller's previous signal to that manager,
+ *           and one-way messages may be handled in any order (by the service
+ *           thread or by a waiter serving the socket), each carries a
+ *           sequence number per (signaller, manager), and the manager holds
+ *           one that comes early until those before it are in
+ *           (tests/sync/sema_burst). A signal to a semaphore the signaller
+ *           manages itself is counted on the spot.
  *   wait    an acquire: the request carries the waiter's known vector; the
  *           manager answers at once if the count is positive, else when a
  *           signal comes, with every record the waiter lacks.
@@ -49,6 +59,18 @@ struct sema {
 #define NBUCKETS 256
 static struct sema *buckets[NBUCKETS];   /* under dsm__mu */
 static uint32_t **sent_to;               /* sent_to[m]: records manager m holds */
+
+/* Signals in order per (signaller, manager), all under dsm__mu. */
+static uint32_t *sig_sent;               /* [manager]: last sequence number sent */
+static uint32_t *sig_done;               /* [signaller]: last one applied here */
+struct early {                           /* a signal that came before its turn */
+  unsigned origin;
+  uint32_t seq, id;
+  uint8_t *rec;                          /* its interval records */
+  size_t len;
+  struct early *next;
+};
+static struct early *earlies;
 
 static struct sema *sema_get(unsigned id)
 {
@@ -90,7 +112,20 @@ static void wake(struct sema *s)
   }
 }
 
-/* SEMA request: op, id, then INIT: value; WAIT: known vt; SIGNAL: records. */
+/* Under dsm__mu: a signal's turn has come (its records follow on from what
+ * we hold of its signaller's). */
+static void signal_apply(unsigned origin, struct sema *s, dsm__rd_t *r)
+{
+  if (dsm__intervals_decode(r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in SEMA signal from rank %u",
+               origin);
+  sig_done[origin]++;
+  s->count++;
+  wake(s);
+}
+
+/* SEMA request: op, id, then INIT: value; WAIT: known vt; SIGNAL (one-way):
+ * sequence number, records. */
 static void on_sema(const dsm__msg_t *m)
 {
   dsm__rd_t r = dsm__rd(m->data, m->len);
@@ -99,7 +134,6 @@ static void on_sema(const dsm__msg_t *m)
     dsm__fatal(DSM__EXIT_FATAL, "malformed SEMA request from rank %u", m->origin);
   pthread_mutex_lock(&dsm__mu);
   struct sema *s = sema_get(id);
-  int reply_known = 0;
   switch (op) {
   case SEMA_INIT: {
     int32_t v = (int32_t)dsm__rd_u32(&r);
@@ -122,23 +156,48 @@ static void on_sema(const dsm__msg_t *m)
     pthread_mutex_unlock(&dsm__mu);
     return;                      /* answered by wake(), now or later */
   }
-  case SEMA_SIGNAL:
-    if (dsm__intervals_decode(&r) < 0)
-      dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in SEMA signal from rank %u",
-                 m->origin);
-    s->count++;
-    wake(s);
-    reply_known = 1;
-    break;
+  case SEMA_SIGNAL: {            /* one-way: nothing to answer */
+    uint32_t seq = dsm__rd_u32(&r);
+    if (r.bad || seq <= sig_done[m->origin])
+      dsm__fatal(DSM__EXIT_FATAL, "malformed SEMA signal from rank %u", m->origin);
+    if (seq != sig_done[m->origin] + 1) {
+      struct early *e = calloc(1, sizeof *e);
+      if (!e || !(e->rec = malloc(r.len - r.off ? r.len - r.off : 1)))
+        dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+      e->origin = m->origin;
+      e->seq = seq;
+      e->id = id;
+      e->len = r.len - r.off;
+      memcpy(e->rec, r.p + r.off, e->len);
+      e->next = earlies;
+      earlies = e;
+      DSM__STAT_INC(sema_early);
+      pthread_mutex_unlock(&dsm__mu);
+      return;
+    }
+    signal_apply(m->origin, s, &r);
+    /* The ones that came early and are next in line now. */
+    for (struct early **pp = &earlies; *pp;) {
+      struct early *e = *pp;
+      if (e->origin != m->origin || e->seq != sig_done[m->origin] + 1) {
+        pp = &e->next;
+        continue;
+      }
+      *pp = e->next;
+      dsm__rd_t er = dsm__rd(e->rec, e->len);
+      signal_apply(e->origin, sema_get(e->id), &er);
+      free(e->rec);
+      free(e);
+      pp = &earlies;              /* its successor may sit before it */
+    }
+    pthread_mutex_unlock(&dsm__mu);
+    return;
+  }
   default:
     dsm__fatal(DSM__EXIT_FATAL, "unknown SEMA operation %u from rank %u", op, m->origin);
   }
-  dsm__buf_t b = { 0 };
-  if (reply_known)
-    dsm__vt_encode(&b, dsm__known);
   pthread_mutex_unlock(&dsm__mu);
-  dsm__tp_reply(dsm__reqh(m), b.p, b.len);
-  dsm__buf_free(&b);
+  dsm__tp_reply(dsm__reqh(m), NULL, 0);
 }
 
 struct sema_call { unsigned id; int value; };
@@ -180,31 +239,28 @@ static void signal_impl(void *p)
 {
   struct sema_call *c = p;
   unsigned mgr = manager(c->id);
-  dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
   dsm__release();
+  dsm__diff_unhold();
+  if (mgr == dsm__rank) {
+    /* The records are in our store already; a waiter gets them from it. */
+    struct sema *s = sema_get(c->id);
+    s->count++;
+    wake(s);
+    pthread_mutex_unlock(&dsm__mu);
+    return;
+  }
+  dsm__buf_t b = { 0 };
   dsm__buf_u32(&b, SEMA_SIGNAL);
   dsm__buf_u32(&b, c->id);
-  dsm__diff_unhold();
+  dsm__buf_u32(&b, ++sig_sent[mgr]);
   dsm__intervals_encode(&b, sent_to[mgr]);
-  /* Whatever we hold now, the manager will hold once it answers. */
+  /* Whatever we hold now, the manager will hold once the signal lands. */
   for (unsigned q = 0; q < dsm__nprocs; q++)
     if (dsm__known[q] > sent_to[mgr][q]) sent_to[mgr][q] = dsm__known[q];
   pthread_mutex_unlock(&dsm__mu);
-  void *reply = NULL;
-  size_t len = 0;
-  dsm__tp_call(mgr, DSM__MSG_SEMA, b.p, b.len, &reply, &len);
+  dsm__tp_send(mgr, DSM__MSG_SEMA, b.p, b.len);
   dsm__buf_free(&b);
-  uint32_t *theirs = malloc(dsm__nprocs * sizeof(uint32_t));
-  dsm__rd_t r = dsm__rd(reply, len);
-  if (!theirs || dsm__vt_decode(&r, theirs) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed SEMA acknowledgement from rank %u", mgr);
-  pthread_mutex_lock(&dsm__mu);
-  for (unsigned q = 0; q < dsm__nprocs; q++)
-    if (theirs[q] > sent_to[mgr][q]) sent_to[mgr][q] = theirs[q];
-  pthread_mutex_unlock(&dsm__mu);
-  free(theirs);
-  free(reply);
 }
 
 /* One process: the count is all there is, and with several threads
@@ -281,7 +337,9 @@ void dsm__sema_init(void);
 void dsm__sema_init(void)
 {
   sent_to = calloc(dsm__nprocs, sizeof *sent_to);
-  if (!sent_to) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  sig_sent = calloc(dsm__nprocs, sizeof *sig_sent);
+  sig_done = calloc(dsm__nprocs, sizeof *sig_done);
+  if (!sent_to || !sig_sent || !sig_done) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   for (unsigned m = 0; m < dsm__nprocs; m++) {
     sent_to[m] = calloc(dsm__nprocs, sizeof(uint32_t));
     if (!sent_to[m]) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
