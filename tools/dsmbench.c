@@ -206,6 +206,46 @@ static void barrier_region(void *p)
   wk_end();
 }
 
+/* The same barrier over raw UDP sockets, with no DSM at all: each process
+ * sends one datagram to rank 0 and blocks for one back; rank 0 blocks for
+ * all of them, then answers each. The floor of any centralized barrier on
+ * this machine: with more processes than CPUs, every one of them must be
+ * woken and run once per barrier, whatever the protocol (8 processes on 2
+ * CPUs: ~5x the round trip on this VM, stop 42). Local jobs only: the
+ * datagrams go to loopback. */
+DSM_SHARED_BSS static volatile int raw_port[256];
+
+static void raw_barrier_region(void *p)
+{
+  struct raw_arg *a = p;
+  unsigned me = dsm_proc_id(), k = dsm__team;
+  int port, s = udp_socket(&port);
+  raw_port[me] = port;
+  dsm__barrier_red(2, NULL);
+  struct sockaddr_in root = { .sin_family = AF_INET, .sin_port = htons((uint16_t)raw_port[0]),
+                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+  struct sockaddr_in *to = calloc(k, sizeof *to);
+  if (!to) exit(1);
+  for (unsigned r = 1; r < k; r++)
+    to[r] = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons((uint16_t)raw_port[r]),
+                                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+  char b[4] = { 0 };
+  double t0 = 0;
+  for (int i = -10; i < a->n; i++) {
+    if (i == 0) t0 = now_ns();
+    if (me == 0) {
+      for (unsigned r = 1; r < k; r++) recv(s, b, sizeof b, 0);
+      for (unsigned r = 1; r < k; r++) sendto(s, b, 1, 0, (struct sockaddr *)&to[r], sizeof to[r]);
+    } else {
+      sendto(s, b, 1, 0, (struct sockaddr *)&root, sizeof root);
+      recv(s, b, sizeof b, 0);
+    }
+  }
+  if (me == 0) result_ns[2] = (now_ns() - t0) / a->n;
+  free(to);
+  close(s);
+}
+
 /* A reduction of one double across the team, combined inside the barrier's
  * messages: the cost over a plain barrier is the payload. */
 static void reduce_region(void *p)
@@ -410,7 +450,15 @@ static int bench_main(int argc, char **argv)
     dsm__fork_team(barrier_region, &a, sizeof a, k); dsm_join();
     char what[64];
     snprintf(what, sizeof what, "barrier, %u processes", k);
-    row(what, result_ns[2], rtt, "udp-rtt", wk_per_op(k, iters));
+    double bar = result_ns[2];
+    row(what, bar, rtt, "udp-rtt", wk_per_op(k, iters));
+    if (k > 2 && !getenv("DSMBENCH_PEER")) {
+      dsm__fork_team(raw_barrier_region, &a, sizeof a, k); dsm_join();
+      snprintf(what, sizeof what, "  raw UDP barrier, %u processes (no DSM)", k);
+      row(what, result_ns[2], rtt, "udp-rtt", -1);
+      snprintf(what, sizeof what, "  barrier, %u processes / raw UDP barrier", k);
+      row(what, bar, result_ns[2], "raw-bar", -1);
+    }
   }
   if (n >= 8) {
     dsm__fork_team(reduce_region, &a, sizeof a, 8); dsm_join();
