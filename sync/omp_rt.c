@@ -746,9 +746,22 @@ void __ompdsm_flush(void)
 
 /* ---- the seed's semaphores and condition variables ------------------------------------- */
 
+/* name[index] is managed by the process of thread `index` (threads are
+ * numbered in blocks of tpp() per process). In the seed's idiom,
+ * sema_wait(s[me]) and sema_signal(s[me + 1]), that is the waiter: its wait
+ * costs no message, and the signal (one-way) lands on the thread waiting for
+ * it. A hash of name and index placed Sweep3D's `down` semaphores at their
+ * signallers on 2 processes, so each wait was a call that woke the
+ * signaller's service thread while it computed. Ids are unique as far as
+ * the hash of (name, index) goes, as before. */
 static unsigned sema_id(const char *name, int64_t index)
 {
-  return ID_SEMA_BASE + ((fnv(name) * 31u + (uint32_t)index * 2654435761u) & 0x0fffffffu);
+  uint32_t n = dsm__nprocs ? dsm__nprocs : 1, t = tpp() ? tpp() : 1;
+  uint64_t ui = (uint64_t)index;
+  uint32_t slots = 0x0fffffffu / n - 1;
+  uint32_t h = (fnv(name) * 31u + (uint32_t)ui * 2654435761u) % slots;
+  uint32_t base = ID_SEMA_BASE + (n - ID_SEMA_BASE % n) % n;     /* a multiple of n */
+  return base + h * n + (uint32_t)((ui / t) % n);
 }
 
 void __ompdsm_sema_init(const char *name, int64_t index, int value) { dsm_sema_init(sema_id(name, index), value); }
