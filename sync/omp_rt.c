@@ -607,10 +607,12 @@ static int64_t static_owner(int64_t i)
   return i < r * (q + 1) ? i / (q + 1) : r + (i - r * (q + 1)) / q;
 }
 
+/* Thread t's turn in an ordered loop: a semaphore managed by t's process
+ * (threads are numbered in blocks of tpp() per process), which waits on it. */
 static unsigned ordered_sema(int64_t thread)
 {
-  unsigned base = (ID_ORDERED_SEMA / dsm__nprocs + 1) * dsm__nprocs;
-  return base + (unsigned)thread;
+  unsigned n = dsm__nprocs, base = (ID_ORDERED_SEMA / n + 1) * n;
+  return base + (unsigned)thread * n + (unsigned)(thread / tpp()) % n;
 }
 
 /* The runtime's locks and conditions: DSM locks of the process, shared by
