@@ -128,6 +128,18 @@ static int udp_socket(int *port)
   return s;
 }
 
+/* Rank 1's echo socket, as rank 0 reaches it: DSM_RANK 1 runs on the host
+ * dsmrun placed it; for a local job this is loopback. The benchmark is
+ * meant for local and namespace jobs, where DSMBENCH_PEER gives the peer's
+ * address. */
+static struct sockaddr_in echo_addr(void)
+{
+  const char *peer = getenv("DSMBENCH_PEER") ? getenv("DSMBENCH_PEER") : "127.0.0.1";
+  struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)echo_port) };
+  inet_pton(AF_INET, peer, &to.sin_addr);
+  return to;
+}
+
 /* A request of "BULK" is answered with BULK_BYTES (bulk_region). */
 #define BULK_DGRAM 65000
 #define BULK_N 4
@@ -164,12 +176,7 @@ static void rtt_region(void *p)
   } else if (dsm_proc_id() == 0) {
     int myport, s = udp_socket(&myport);
     dsm_barrier(1);
-    /* Rank 1's address: DSM_RANK 1 runs on the host dsmrun placed it; for a
-     * local job this is loopback. The benchmark is meant for local and
-     * namespace jobs, where DSMBENCH_PEER gives the peer's address. */
-    const char *peer = getenv("DSMBENCH_PEER") ? getenv("DSMBENCH_PEER") : "127.0.0.1";
-    struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)echo_port) };
-    inet_pton(AF_INET, peer, &to.sin_addr);
+    struct sockaddr_in to = echo_addr();
     char b[1] = { 'x' };
     for (int i = 0; i < 10; i++) {
       sendto(s, b, 1, 0, (struct sockaddr *)&to, sizeof to);
@@ -240,9 +247,7 @@ static void bulk_region(void *p)
     struct timeval tv = { 2, 0 };
     setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     dsm_barrier(1);
-    const char *peer = getenv("DSMBENCH_PEER") ? getenv("DSMBENCH_PEER") : "127.0.0.1";
-    struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)echo_port) };
-    inet_pton(AF_INET, peer, &to.sin_addr);
+    struct sockaddr_in to = echo_addr();
     static char b[BULK_DGRAM];
     double raw[BULK_BLOCKS], tp[BULK_BLOCKS], ratio[BULK_BLOCKS];
     int lost = 0;
