@@ -65,7 +65,7 @@ static uint32_t prev_upto[DSM__MAX_PROCS];  /* records everyone held at the last
  * `writers`: who wrote each page in the epoch; `takers`: who took a copy of
  * it from elsewhere. */
 struct pmap { uint32_t *key, *val; size_t cap, used; };
-static struct pmap writers, takers;
+static struct pmap writers, takers, gifts;
 
 static size_t slot_of(uint32_t pg, size_t cap)
 {
@@ -134,6 +134,29 @@ static void map_reset(struct pmap *m)
   m->used = 0;
 }
 
+/* Manager: a page given at a first touch (first_touch.c) is named by each
+ * process it was given to in the epoch; its home is the one with the
+ * newest gift. Kept as gen << 9 | (rank + 1) (ranks are below 512). */
+static void gift_put(uint32_t pg, uint32_t gen, uint32_t rank)
+{
+  struct pmap *m = &gifts;
+  uint32_t v = gen << 9 | (rank + 1);
+  if (2 * (m->used + 1) > m->cap)
+    map_grow(m);
+  size_t s = slot_of(pg, m->cap);
+  while (m->val[s] && m->key[s] != pg) s = (s + 1) & (m->cap - 1);
+  if (!m->val[s]) {
+    m->key[s] = pg;
+    m->val[s] = v;
+    m->used++;
+  } else if ((m->val[s] >> 9) == gen) {
+    dsm__fatal(DSM__EXIT_FATAL, "internal error: page %u was given twice with generation %u",
+               pg, gen);
+  } else if ((m->val[s] >> 9) < gen) {
+    m->val[s] = v;
+  }
+}
+
 /* Manager: push counts named by this collective's arrivals. */
 struct told { uint32_t home, reader, sent; };
 static struct told *told;
@@ -144,6 +167,7 @@ static void map_clear(void)
   ntold = 0;
   map_reset(&writers);
   map_reset(&takers);
+  map_reset(&gifts);
 }
 
 /* ---- copies taken ---------------------------------------------------------------------- */
@@ -226,6 +250,7 @@ void dsm__coll_arrive_encode(dsm__buf_t *b)
   dsm__buf_u32(b, dsm__vt[dsm__rank]);
   dsm__push_told_encode(b);
   took_encode(b);
+  dsm__first_touch_encode(b);
   dsm__push_ride_put(b, 0);     /* the manager's own: nothing rides to itself */
 }
 
@@ -273,6 +298,17 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
     for (uint32_t pg = tfirst; pg < tfirst + count; pg++)
       map_put(&takers, pg, rank);
   }
+  nruns = dsm__rd_u32(&r);
+  if (r.bad || nruns > dsm__npages)
+    bad_arrival(rank);
+  for (uint32_t i = 0; i < nruns; i++) {
+    uint32_t gfirst = dsm__rd_u32(&r), count = dsm__rd_u32(&r), gen = dsm__rd_u32(&r);
+    if (r.bad || gfirst >= dsm__npages || count > dsm__npages - gfirst || gen == 0 ||
+        gen > UINT16_MAX)
+      bad_arrival(rank);
+    for (uint32_t pg = gfirst; pg < gfirst + count; pg++)
+      gift_put(pg, gen, rank);
+  }
   if (dsm__push_ride_take(rank, &r) < 0 || r.off != r.len)
     bad_arrival(rank);
 }
@@ -283,6 +319,21 @@ static int by_first(const void *a, const void *b)
 {
   const struct run *x = a, *y = b;
   return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Sort runs of one page each and merge neighbours with the same writer. */
+static size_t runs_merge(struct run *runs, size_t n)
+{
+  qsort(runs, n, sizeof *runs, by_first);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m && runs[m - 1].first + runs[m - 1].count == runs[i].first &&
+        runs[m - 1].writer == runs[i].writer)
+      runs[m - 1].count++;
+    else
+      runs[m++] = runs[i];
+  }
+  return m;
 }
 
 void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
@@ -296,8 +347,26 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
   dsm__buf_u32(b, (full ? 1u : 0u) | (all_records ? 2u : 0u));
   if (all_records)
     dsm__vt_encode(b, dsm__known);
+  /* Pages given at a first touch (first_touch.c): named before the moves
+   * of the epoch's writers, which may move them on. */
   size_t n = 0;
   struct run *runs = NULL;
+  if (full && gifts.used) {
+    runs = dsm__xcalloc(gifts.used, sizeof *runs);
+    for (size_t i = 0; i < gifts.cap; i++)
+      if (gifts.val[i])
+        runs[n++] = (struct run){ gifts.key[i], 1, (gifts.val[i] & 511) - 1 };
+    n = runs_merge(runs, n);
+  }
+  dsm__buf_u32(b, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) {
+    dsm__buf_u32(b, runs[i].first);
+    dsm__buf_u32(b, runs[i].count);
+    dsm__buf_u32(b, runs[i].writer);
+  }
+  free(runs);
+  n = 0;
+  runs = NULL;
   if (full && writers.used) {
     runs = dsm__xcalloc(writers.used, sizeof *runs);
     for (size_t i = 0; i < writers.cap; i++) {
@@ -308,16 +377,7 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
       uint32_t t = map_get(&takers, writers.key[i]);
       runs[n++] = (struct run){ writers.key[i], 1, (w - 1) | (t == 0 || t == w ? CLEAN : 0) };
     }
-    qsort(runs, n, sizeof *runs, by_first);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-      if (m && runs[m - 1].first + runs[m - 1].count == runs[i].first &&
-          runs[m - 1].writer == runs[i].writer)
-        runs[m - 1].count++;
-      else
-        runs[m++] = runs[i];
-    }
-    n = m;
+    n = runs_merge(runs, n);
   }
   dsm__buf_u32(b, (uint32_t)n);
   for (size_t i = 0; i < n; i++) {
@@ -361,6 +421,26 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
   if (r->bad)
     return -1;
   for (uint32_t i = 0; i < n; i++) {
+    uint32_t first = dsm__rd_u32(r), count = dsm__rd_u32(r), to = dsm__rd_u32(r);
+    if (r->bad || to >= dsm__nprocs || first >= dsm__npages || count > dsm__npages - first ||
+        !(flags & 1))
+      return -1;
+    for (uint32_t pg = first; pg < first + count; pg++) {
+      dsm__page_t *p = dsm__page(pg);
+      /* The giver and the new home set it at the gift; a process that was
+       * answered MOVED since, too. */
+      if ((to == dsm__rank) != (p->home == dsm__rank))
+        dsm__fatal(DSM__EXIT_FATAL, "internal error: page %u was given to rank %u, but "
+                   "our table says rank %u", pg, to, p->home);
+      p->home = (uint16_t)to;
+    }
+    DSM__DEBUG("epoch %u: pages %u-%u were given to rank %u", dsm__epoch, first,
+               first + count - 1, to);
+  }
+  n = dsm__rd_u32(r);
+  if (r->bad)
+    return -1;
+  for (uint32_t i = 0; i < n; i++) {
     uint32_t first = dsm__rd_u32(r), count = dsm__rd_u32(r), writer = dsm__rd_u32(r);
     int clean = !!(writer & CLEAN);
     writer &= ~CLEAN;
@@ -391,6 +471,7 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
   if (flags & 1) {
     dsm__epoch++;
     ntook = 0;
+    dsm__first_touch_epoch_end();
     epoch_first = dsm__vt[dsm__rank] + 1;
     dsm__home_retry();
     if (flags & 2) {

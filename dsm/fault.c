@@ -132,7 +132,7 @@ static int on_fault(void *addr, int serious)
     DSM__STAT_INC(read_faults);
     dsm__prof_fault((uint32_t)pg, 0);
     uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
-    dsm__fetch_page((uint32_t)pg);
+    dsm__fetch_page((uint32_t)pg, write);
     if (write)
       write_fault((uint32_t)pg);
     if (t0)

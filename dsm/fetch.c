@@ -526,7 +526,7 @@ static void put_needs(dsm__buf_t *b, const dsm__page_t *p)
   memcpy(b->p + at, &n, 4);
 }
 
-void dsm__fetch_page(uint32_t pg)
+void dsm__fetch_page(uint32_t pg, int write)
 {
   /* The gate may be let go only by a fault that is the one protocol step
    * in progress on this thread (not one taken inside a synchronisation). */
@@ -613,7 +613,7 @@ void dsm__fetch_page(uint32_t pg)
     }
   dsm__buf_t req = { 0 };
   dsm__buf_u32(&req, dsm__epoch);
-  dsm__buf_u32(&req, count);
+  dsm__buf_u32(&req, count | (write ? DSM__PAGE_REQ_WRITE : 0));
   for (uint32_t k = 0; k < count; k++) {
     dsm__buf_u32(&req, pages[k]);
     put_needs(&req, dsm__page(pages[k]));
@@ -643,9 +643,11 @@ void dsm__fetch_page(uint32_t pg)
 
   pthread_mutex_lock(&dsm__mu);
   /* The reply: per page, its version vector, its kind and, unless it is a
-   * page of zeros, its bytes (home.c). */
+   * page of zeros, its bytes (home.c); a page given to us at this first
+   * touch, or one whose home moved on, has no bytes (first_touch.c). */
   const uint8_t *data[64];
   const uint8_t *pvs[64];
+  uint32_t kinds[64], word[64];
   size_t at = 0, pvlen = dsm__nprocs * 4;
   const uint8_t *rep = call.reply;
   for (uint32_t k = 0; k < count; k++) {
@@ -655,27 +657,56 @@ void dsm__fetch_page(uint32_t pg)
       memcpy(&kind, rep + at + pvlen, 4);
       at += pvlen + 4;
     }
+    kinds[k] = kind;
+    data[k] = NULL;
     if (kind == DSM__PAGE_FULL && call.reply_len - at >= DSM__PAGE) {
       data[k] = rep + at;
       at += DSM__PAGE;
-    } else if (kind == DSM__PAGE_ZERO) {
-      data[k] = NULL;
-    } else {
+    } else if ((kind == DSM__PAGE_MOVED || kind == DSM__PAGE_GIVEN) && call.reply_len - at >= 4) {
+      /* The new home, or the gift's generation. */
+      memcpy(&word[k], rep + at, 4);
+      at += 4;
+      if (kind == DSM__PAGE_MOVED ? word[k] >= dsm__nprocs || word[k] == home
+                                  : word[k] == 0 || word[k] > UINT16_MAX)
+        dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
+    } else if (kind != DSM__PAGE_ZERO) {
       dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
     }
   }
   if (at != call.reply_len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
   /* Which copies go in: with several threads, another may have made a
-   * page valid, or an acquire added a need to it, meanwhile. */
+   * page valid, or an acquire added a need to it, meanwhile. A page given
+   * to us is ours whatever happened meanwhile (its old home has let go of
+   * it); one that moved on is asked of its new home when it faults again. */
   uint8_t take[64];
   for (uint32_t k = 0; k < count; k++) {
     dsm__page_t *q = dsm__page(pages[k]);
+    if (shared_wait)
+      q->fetching = 0;
+    take[k] = 0;
+    if (kinds[k] == DSM__PAGE_GIVEN) {
+      struct pushed **pp = push_slot(pages[k]);
+      if (*pp) push_drop(pp);
+      dsm__first_touch_take(pages[k], q, word[k]);
+      if (hold[k]) {              /* not held back: it is ours, writable */
+        hold[k] = 0;
+        if (s->held) s->held--;
+        if (last_run.lo == pages[0] && last_run.held) last_run.held--;
+      }
+      continue;
+    }
+    if (kinds[k] == DSM__PAGE_MOVED) {
+      /* Unless another thread's answer moved it already. Named as ours:
+       * the gift is in another thread's answer, which will say so. */
+      if (q->home == home && word[k] != dsm__rank)
+        q->home = (uint16_t)word[k];
+      continue;
+    }
     uint32_t pv[DSM__MAX_PROCS];
     memcpy(pv, pvs[k], pvlen);
     take[k] = 1;
     if (shared_wait) {
-      q->fetching = 0;
       if (q->valid || q->prot != DSM__PROT_NONE || !dsm__need_met(q, pv)) {
         DSM__STAT_INC(fetches_overtaken);
         take[k] = 0;

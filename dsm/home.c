@@ -29,6 +29,9 @@
  * Homes move (collective.c): a page written by one process only in an
  * epoch moves to that process. Requests and diffs name the epoch their
  * sender was in; one from a later epoch than ours waits until we get there.
+ * An exclusive page that holds nothing goes to the first process that asks
+ * for it, with the answer (first_touch.c); a request that names us for a
+ * page we gave away so is answered with its new home (MOVED).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -111,12 +114,15 @@ static int serve(uint32_t pg, dsm__page_t *p, unsigned reader)
 }
 
 
-/* PAGE request: epoch, count, then per page: pg, nneed, (proc, idx)[nneed].
- * Returns 1 when answered, 0 when it must wait (diffs or epoch). */
+/* PAGE request: epoch, count (| DSM__PAGE_REQ_WRITE), then per page: pg,
+ * nneed, (proc, idx)[nneed]. Returns 1 when answered, 0 when it must wait
+ * (diffs or epoch). */
 static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, size_t len)
 {
   dsm__rd_t r = dsm__rd(data, len);
   uint32_t epoch = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
+  int write = !!(count & DSM__PAGE_REQ_WRITE);
+  count &= ~DSM__PAGE_REQ_WRITE;
   if (r.bad || count == 0 || count > 64)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
   /* First pass: can every page be answered now? */
@@ -126,17 +132,21 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     if (scan.bad || pg >= dsm__npages || nneed > dsm__nprocs)
       dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
     dsm__page_t *p = dsm__page(pg);
-    if (p->home != dsm__rank) {
-      if (epoch > dsm__epoch)
-        return 0;      /* the page moves here at a collective we have not seen yet */
-      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u asked me for page %u in epoch %u, "
-                 "but its home is rank %u", origin, pg, epoch, p->home);
-    }
+    /* Homed elsewhere: it moves here at a collective we have not seen yet
+     * (wait for it), or it left with a first touch and the answer says
+     * where it went (MOVED). */
+    if (p->home != dsm__rank && epoch > dsm__epoch)
+      return 0;
+    /* A page given away now would be named in the departure we have not
+     * applied yet (as ours) and in the asker's next arrival: wait until we
+     * are in the asker's epoch, and give it then. */
+    if (epoch > dsm__epoch && dsm__first_touch_candidate(pg, p, write))
+      return 0;
     for (uint32_t n = 0; n < nneed; n++) {
       uint32_t q = dsm__rd_u32(&scan), idx = dsm__rd_u32(&scan);
       if (scan.bad || q >= dsm__nprocs)
         dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
-      if (!p->pv || p->pv[q] < idx)
+      if (p->home == dsm__rank && (!p->pv || p->pv[q] < idx))
         return 0;      /* q's diff is still on its way */
     }
   }
@@ -144,23 +154,55 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
   /* Every page is write-protected before any is copied: one mprotect for
    * the run of a prefetch instead of one per page (each is a TLB flush,
-   * tens of microseconds on a paravirtualised guest). */
-  uint32_t was_excl[64], nexcl = 0;
+   * tens of microseconds on a paravirtualised guest). A page that may go
+   * to the asker (first_touch.c) is made inaccessible instead, and given
+   * only if it still holds nothing once it is. */
+  enum { SERVE, MAYBE_GIVE, GIVE, MOVED };
+  uint8_t what[64];
+  uint32_t was_excl[64], nexcl = 0, word[64];
   dsm__rd_t pages = r;
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = dsm__rd_u32(&pages), nneed = dsm__rd_u32(&pages);
     pages.off += (size_t)nneed * 8;
-    if (serve(pg, dsm__page(pg), origin))
-      was_excl[nexcl++] = pg;
+    dsm__page_t *p = dsm__page(pg);
+    if (p->home != dsm__rank) {
+      what[k] = MOVED;
+    } else if (dsm__first_touch_candidate(pg, p, write)) {
+      what[k] = MAYBE_GIVE;
+      if (p->prot != DSM__PROT_NONE)
+        dsm__prot_queue(pg, DSM__PROT_NONE);
+    } else {
+      what[k] = SERVE;
+      if (serve(pg, p, origin))
+        was_excl[nexcl++] = pg;
+    }
   }
   dsm__prot_flush();
+  pages = r;
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg = dsm__rd_u32(&pages), nneed = dsm__rd_u32(&pages);
+    pages.off += (size_t)nneed * 8;
+    if (what[k] != MAYBE_GIVE)
+      continue;
+    dsm__page_t *p = dsm__page(pg);
+    if (dsm__first_touch_give(pg, p, origin, write, &word[k])) {
+      what[k] = GIVE;
+    } else {
+      /* Our program wrote it before the protection came: served as usual. */
+      dsm__set_prot(pg, DSM__PROT_READ);
+      what[k] = SERVE;
+      if (serve(pg, p, origin))
+        was_excl[nexcl++] = pg;
+    }
+  }
   for (uint32_t k = 0; k < nexcl; k++)
     dsm__os_home_end(was_excl[k]);
   /* The reply is gathered straight from the pages (the transport copies it
    * once, into the reply it keeps for retransmission), read where their
    * mappings exist (dsm__page_current). */
   static const uint32_t zeros[DSM__MAX_PROCS];
-  static const uint32_t kinds[2] = { DSM__PAGE_FULL, DSM__PAGE_ZERO };
+  static const uint32_t kinds[4] = { DSM__PAGE_FULL, DSM__PAGE_ZERO, DSM__PAGE_GIVEN,
+                                     DSM__PAGE_MOVED };
   const void *bufs[3 * 64];
   size_t lens[3 * 64];
   unsigned nb = 0;
@@ -168,6 +210,18 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     uint32_t pg = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
     r.off += (size_t)nneed * 8;
     dsm__page_t *p = dsm__page(pg);
+    if (what[k] == MOVED || what[k] == GIVE) {
+      /* After the kind: the new home (MOVED), the gift's generation (GIVEN). */
+      bufs[nb] = zeros;
+      lens[nb++] = dsm__nprocs * 4;
+      bufs[nb] = &kinds[what[k] == GIVE ? DSM__PAGE_GIVEN : DSM__PAGE_MOVED];
+      lens[nb++] = 4;
+      if (what[k] == MOVED)
+        word[k] = p->home;
+      bufs[nb] = &word[k];
+      lens[nb++] = 4;
+      continue;
+    }
     /* Written in our open interval: the twin is the page as of our last
      * release, which is what pv says it holds. */
     const void *bytes = p->dirty ? (const void *)p->twin : (const void *)dsm__page_current(pg);

@@ -153,7 +153,7 @@ void dsm__fetch_init(void);
 /* Make page pg readable here: a pushed copy if one satisfies it, else the
  * whole page (and a run of pages after it) from its home. Without dsm__mu;
  * takes it. */
-void dsm__fetch_page(uint32_t pg);
+void dsm__fetch_page(uint32_t pg, int write);
 /* At an acquire: install pushed copies that satisfy the needs of pages that
  * just went out of date. */
 void dsm__push_install(void);
@@ -214,6 +214,23 @@ void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean);
 /* At a collective of the whole job, for a page only we wrote in the epoch:
  * exclusive again, unless someone took a copy since our last write. */
 void dsm__home_exclusive(uint32_t pg, dsm__page_t *p);
+
+/* ---- first_touch.c: a page nobody touched goes to the first process that does --------- */
+
+/* Home side, serving a PAGE request: may page pg (ours) be given to the
+ * asker (write: it faulted on a write)? If so the caller queues it
+ * PROT_NONE, flushes, and then calls dsm__first_touch_give, which gives it
+ * (1: the asker is its home now, *gen the gift's generation, for the
+ * answer) if it is still empty. */
+int  dsm__first_touch_candidate(uint32_t pg, const dsm__page_t *p, int write);
+int  dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, uint32_t *gen);
+/* Asker side: page pg was given to us (queues its protection). */
+void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen);
+/* Collective arrival: nruns:u32, runs first:u32 count:u32 gen:u32 of the
+ * pages given to us since the last collective of the whole job ... */
+void dsm__first_touch_encode(dsm__buf_t *b);
+/* ... which ended once its departure was applied. */
+void dsm__first_touch_epoch_end(void);
 
 /* ---- diff_send.c: a writer's diffs to the homes of pages it wrote ------------------------ */
 

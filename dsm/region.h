@@ -78,6 +78,8 @@ typedef struct dsm__page {
                           (fetch.c, with several threads per process) */
   uint16_t home;       /* rank whose copy is the master copy (moves: collective.c) */
   uint16_t alloc_class;/* allocator: size class of a slab page, or run marker */
+  uint16_t gift_gen;   /* home: how many gifts in this epoch brought the page here
+                          (first_touch.c; the newest gift names its home) */
   uint32_t alloc_run;  /* allocator: pages in a large block starting here */
   uint32_t own_last;   /* newest own interval that wrote the page (its diff may
                           still be on its way to the home) */
@@ -138,6 +140,15 @@ const uint8_t *dsm__page_current(uint32_t pg);
  * then fills) travels as its kind alone. */
 #define DSM__PAGE_FULL 0u
 #define DSM__PAGE_ZERO 1u
+/* Never touched by anyone: the asker is its home from now on, and it is
+ * zeros (first_touch.c). No bytes; the kind is followed by the gift's
+ * generation (u32). */
+#define DSM__PAGE_GIVEN 2u
+/* Not homed here any more: the kind is followed by the new home (u32). */
+#define DSM__PAGE_MOVED 3u
+/* In a PAGE request's count word: the asker faulted on a write, so pages of
+ * zeros may be given to it too, not only untouched ones (first_touch.c). */
+#define DSM__PAGE_REQ_WRITE 0x80000000u
 int dsm__page_is_zero(const void *page);        /* all DSM__PAGE bytes zero? */
 int dsm__page_is_hole(uint32_t pg);             /* never touched here (so zero)? */
 /* A run of contiguous pages this process never held (count <= 64): write
@@ -150,7 +161,8 @@ void dsm__pages_premap(uint32_t first, uint32_t count);
  * globals and the stack): the allocator's notion, fixed for the run. */
 int dsm__page_owner(uint32_t pg);
 /* The page's current home (the protocol's notion; starts at the owner and
- * moves to a page's only writer at collectives). Under dsm__mu. */
+ * moves to a page's only writer at collectives, or to the first process to
+ * touch a page nobody had: first_touch.c). Under dsm__mu. */
 int dsm__page_home(uint32_t pg);
 dsm__page_t *dsm__page(uint32_t pg);
 void dsm__set_prot(uint32_t pg, int prot);      /* mprotect the app view */

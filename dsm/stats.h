@@ -45,6 +45,8 @@
   X(push_waits,         "acquires that waited for pushes a synchronisation named")\
   X(push_unsubs,        "pushed pages never read: the reader unsubscribed")  \
   X(migrations,         "pages whose home moved to this process")            \
+  X(homes_given,        "pages nobody had touched, given to the first process that did")\
+  X(homes_received,     "pages given to this process at its first touch (first_touch.c)")\
   X(diffs_carried,      "diffs a lock carried, applied at its acquire")       \
   X(exclusive,          "home pages that became exclusive again at a collective")\
   X(diffs_dropped,      "diffs a collective held and dropped: the page moved here")\

@@ -1,0 +1,198 @@
+/*
+ * first_touch.c — a page nobody has touched goes to the first process that
+ * touches it.
+ *
+ * An OpenMP program's master allocates the shared arrays and the team fills
+ * them: each process's first writes land on pages the master never
+ * touched, whose home is the master (the allocator). Homes moved only at
+ * collectives (collective.c), so until the next one every such page cost
+ * its writer a fetch of zeros, a twin, a diff at the release and the
+ * home's work of applying it, all for data the writer alone will use
+ * (OpenMP Sweep3D's first octant: 1,913 faults and 320 ms against 60 for
+ * the hand-written program, whose arrays are private).
+ *
+ * So a home that is asked for a page that no one holds a copy of
+ * (exclusive) and that holds nothing gives the page away with the answer:
+ * the asker becomes its home, exclusive, writable, with no twin and
+ * nothing to send at its release. That is the first-touch placement of
+ * NUMA kernels, at the grain of the fetch's run (a cold run of up to 64
+ * pages goes over in one answer). "Holds nothing" is a page never touched
+ * (a hole in the home's memory file), or, when the asker faulted on a
+ * write, a page of zeros: the master cleared the array for the team to
+ * fill. A page of zeros that someone reads first stays: it is data
+ * initialised for reading, and its home the process that wrote it. The
+ * master's stack is left out: its unused depth is the master's next
+ * frames.
+ *
+ * Who knows what, when:
+ *   - the old home sets the new one in its table at once, and answers a
+ *     request that still names it MOVED, with the new home (home.c); the
+ *     asker sets its table and asks there (fetch.c);
+ *   - the new home lists the pages it was given in its next collective
+ *     arrival, and the manager's departure names them to everyone, before
+ *     the moves of the epoch's writers (collective.c), so tables agree
+ *     again after every collective of the whole job;
+ *   - a page its new home has not touched yet is given on like any other
+ *     (a cold run overshoots the asker's part of an array into the next
+ *     process's: that process then asks the old home, is answered MOVED,
+ *     and is given the pages by the new one). Each gift of a page in an
+ *     epoch has a generation one above the gift that brought the page to
+ *     the giver, the arrivals name it, and the manager names the home of
+ *     the newest: a process that gave a page on after it arrived still
+ *     lists the page, but with an older generation.
+ * No DIFF can reach the old home for a given page: a diff needs a copy, and
+ * nobody held one. The check that decides is made after the page is
+ * protected (below), so a write of the old home's own program cannot slip
+ * between the check and the gift.
+ *
+ * DSM_FIRST_TOUCH=0 turns it off (measurements; tests of the zero-page
+ * path that want the allocator to stay the home).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsm_internal.h"
+#include "lrc.h"
+#include "onesided.h"
+
+static int on(void)
+{
+  static int v = -1;
+  if (v < 0)
+    v = (int)dsm__env_long("DSM_FIRST_TOUCH", 1, 0, 1);
+  return v;
+}
+
+/* Nothing in it: untouched here, or (for a writer) all zeros. Before the
+ * page is protected our program may be writing it as we look: only the
+ * check after the protection decides (dsm__first_touch_give). */
+static int empty(uint32_t pg, int write)
+{
+  return dsm__page_is_hole(pg) || (write && dsm__page_is_zero(dsm__page_current(pg)));
+}
+
+/* Pages given to this process since the last collective of the whole job,
+ * with the gift's generation. */
+struct got { uint32_t pg, gen; };
+static struct got *got;
+static size_t ngot, got_cap;
+
+int dsm__first_touch_candidate(uint32_t pg, const dsm__page_t *p, int write)
+{
+  /* Exclusive: no copy anywhere, no fault or notice pending. The checks
+   * after it are for states an exclusive page cannot have today; they keep
+   * a future change from giving away a page with history. */
+  if (!dsm__protect || !on() || p->home != dsm__rank || !p->excl || p->pv ||
+      p->dirty || p->hot || p->need || p->hi || p->twin || p->gift_gen == UINT16_MAX)
+    return 0;
+  /* A page readable one-sided has readers the home never hears of. */
+  if (dsm__os_home_registered(pg))
+    return 0;
+  uintptr_t at = dsm__page_addr(pg);
+  if (at >= dsm__stack_base && at - dsm__stack_base < dsm__stack_size)
+    return 0;
+  return empty(pg, write);
+}
+
+int dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, uint32_t *gen)
+{
+  /* The page is inaccessible to our own program now (the caller flushed
+   * that protection): a write that came before it is in the page, one
+   * after it faults and waits for dsm__mu. Still empty: nothing of it needs
+   * to travel. */
+  if (!empty(pg, write))
+    return 0;
+  *gen = (uint32_t)p->gift_gen + 1;
+  DSM__DEBUG("page %u: never touched, given to rank %u (generation %u, epoch %u)", pg, to, *gen,
+             dsm__epoch);
+  dsm__os_home_begin(pg);
+  p->home = (uint16_t)to;
+  p->excl = 0;
+  p->valid = 0;
+  p->tainted = 0;
+  p->gift_gen = 0;
+  DSM__STAT_INC(homes_given);
+  return 1;
+}
+
+void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen)
+{
+  /* Only an acquire could have given the page needs meanwhile, and only a
+   * write of it could make one: nobody held a copy to write. */
+  if (p->need || p->dirty || p->twin)
+    dsm__fatal(DSM__EXIT_FATAL, "internal error: page %u was given to us, but we hold "
+               "writes of it", pg);
+  DSM__DEBUG("page %u: given to us by rank %u (generation %u, epoch %u)", pg, p->home, gen,
+             dsm__epoch);
+  /* Our memory for it reads as zeros unless an older copy (of memory freed
+   * and allocated again) is still there. */
+  if (!dsm__page_is_hole(pg))
+    memset(dsm__page_sys(pg), 0, DSM__PAGE);
+  if (p->pv)
+    memset(p->pv, 0, dsm__nprocs * sizeof *p->pv);
+  p->home = (uint16_t)dsm__rank;
+  p->valid = 1;
+  p->excl = 1;
+  p->gift_gen = (uint16_t)gen;
+  p->pushed = 0;
+  p->push_idle = 0;
+  p->tainted = 0;
+  p->carry_off = 0;
+  dsm__os_home_begin(pg);        /* exclusive: written without faults */
+  dsm__prot_queue(pg, DSM__PROT_WRITE);
+  if (ngot == got_cap) {
+    got_cap = got_cap ? 2 * got_cap : 256;
+    got = realloc(got, got_cap * sizeof *got);
+    if (!got) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  }
+  got[ngot++] = (struct got){ pg, gen };
+  DSM__STAT_INC(homes_received);
+}
+
+static int by_page_gen(const void *a, const void *b)
+{
+  const struct got *x = a, *y = b;
+  if (x->pg != y->pg)
+    return x->pg < y->pg ? -1 : 1;
+  return x->gen < y->gen ? -1 : x->gen > y->gen;
+}
+
+void dsm__first_touch_encode(dsm__buf_t *b)
+{
+  /* Sorted (a cold run comes in address order, but a run fetched backward
+   * or by several threads need not), one entry per page (its newest
+   * gift), then runs of consecutive pages with the same generation. */
+  if (ngot > 1) {
+    qsort(got, ngot, sizeof *got, by_page_gen);
+    size_t m = 0;
+    for (size_t i = 0; i < ngot; i++) {
+      if (m && got[m - 1].pg == got[i].pg)
+        m--;
+      got[m++] = got[i];
+    }
+    ngot = m;
+  }
+  size_t at = b->len;
+  uint32_t nruns = 0;
+  dsm__buf_u32(b, 0);
+  for (size_t i = 0; i < ngot;) {
+    size_t j = i + 1;
+    while (j < ngot && got[j].pg == got[j - 1].pg + 1 && got[j].gen == got[i].gen)
+      j++;
+    dsm__buf_u32(b, got[i].pg);
+    dsm__buf_u32(b, (uint32_t)(j - i));
+    dsm__buf_u32(b, got[i].gen);
+    nruns++;
+    i = j;
+  }
+  memcpy(b->p + at, &nruns, 4);
+}
+
+void dsm__first_touch_epoch_end(void)
+{
+  /* Everyone has the moves now (the departure named them): generations
+   * count from zero again. */
+  for (size_t i = 0; i < ngot; i++)
+    dsm__page(got[i].pg)->gift_gen = 0;
+  ngot = 0;
+}

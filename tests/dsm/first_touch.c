@@ -1,0 +1,105 @@
+/*
+ * Pages nobody has touched go to the first process that touches them
+ * (dsm/first_touch.c), the way an OpenMP team fills the arrays its master
+ * allocated. Rank 0 allocates two arrays of np parts of BLK pages each and
+ * touches neither.
+ *   1. Each rank fills its part of a. Every part's pages become the
+ *      writer's own, so nobody takes a twin. BLK is below a cold run (64
+ *      pages), so a writer's first fetch brings pages of the next parts
+ *      too: their writers are answered MOVED by rank 0 and given the pages
+ *      by the rank that holds them untouched.
+ *   2. After a barrier (which names the new homes to everyone) every rank
+ *      reads every part.
+ *   3. Without a collective: rank 1 fills its part of c and signals; the
+ *      others, rank 0 (the old home, which knows) and third parties (whose
+ *      tables still name rank 0) included, read it.
+ *   4. All ranks but 0 write their own words of the same untouched pages
+ *      at once: one is given each page, the others are sent to it, and
+ *      after the barrier everyone sees every word.
+ * Run with a manager that lags behind each departure too (meson.build), so
+ * requests from the next epoch reach an old home that has not yet heard of
+ * the moves.
+ */
+#include "check.h"
+
+#define BLK   24
+#define WORDS 512
+
+static long value(int phase, long pg, long w) { return phase * 10000000L + pg * 1000 + w + 1; }
+
+int main(int argc, char **argv)
+{
+  dsm_startup(argc, argv);
+  unsigned me = dsm_proc_id(), np = dsm_nprocs();
+  CHECK(np >= 2);
+  static long *a, *c;
+  long npg = (long)np * BLK;
+  if (me == 0) {
+    a = dsm_malloc(npg * 4096);
+    c = dsm_malloc(npg * 4096);
+    CHECK(a && c && ((uintptr_t)a & 4095) == 0 && ((uintptr_t)c & 4095) == 0);
+    dsm_distribute(&a, sizeof a);
+    dsm_distribute(&c, sizeof c);
+  }
+  dsm_barrier(0);
+
+  /* 1. Each rank fills its own part. */
+  int64_t twins0 = dsm_stat("twins"), got0 = dsm_stat("homes_received");
+  for (long pg = me * BLK; pg < (me + 1) * BLK; pg++)
+    for (long w = 0; w < WORDS; w++)
+      a[pg * WORDS + w] = value(1, pg, w);
+  int64_t twins1 = dsm_stat("twins"), got1 = dsm_stat("homes_received");
+  printf("first_touch: rank %u: %lld pages given to it, %lld twins for its part\n", me,
+         (long long)(got1 - got0), (long long)(twins1 - twins0));
+  /* The whole point: a part written by one process costs it no twin. */
+  CHECK_EQ(twins1 - twins0, 0);
+  if (me != 0)
+    CHECK(got1 - got0 >= BLK);
+  dsm_barrier(1);
+
+  /* 2. Everyone reads everything. */
+  for (long pg = 0; pg < npg; pg++)
+    for (long w = 0; w < WORDS; w++)
+      CHECK_EQ(a[pg * WORDS + w], value(1, pg, w));
+  dsm_barrier(2);
+
+  /* 3. A part of c written by rank 1, read by the others with no collective
+   * in between. */
+  if (me == 1) {
+    for (long pg = BLK; pg < 2 * BLK; pg++)
+      for (long w = 0; w < WORDS; w++)
+        c[pg * WORDS + w] = value(3, pg, w);
+    for (unsigned r = 1; r < np; r++)
+      dsm_sema_signal(1);
+  } else {
+    dsm_sema_wait(1);
+    for (long pg = BLK; pg < 2 * BLK; pg++)
+      for (long w = 0; w < WORDS; w++)
+        CHECK_EQ(c[pg * WORDS + w], value(3, pg, w));
+  }
+
+  /* 4. The same untouched pages (c's part 0), a word each, at once. */
+  if (me != 0)
+    for (long pg = 0; pg < BLK; pg++)
+      c[pg * WORDS + me] = value(4, pg, me);
+  dsm_barrier(3);
+  for (long pg = 0; pg < BLK; pg++)
+    for (long w = 0; w < WORDS; w++)
+      CHECK_EQ(c[pg * WORDS + w], w >= 1 && w < (long)np ? value(4, pg, w) : 0);
+  dsm_barrier(4);
+
+  /* After the collectives every table agrees: the old home and everyone
+   * else write a word of every part of a, and everyone checks. */
+  for (long pg = 0; pg < npg; pg++)
+    if (pg % np == me)
+      a[pg * WORDS] = value(5, pg, 0);
+  dsm_barrier(5);
+  for (long pg = 0; pg < npg; pg++)
+    CHECK_EQ(a[pg * WORDS], value(5, pg, 0));
+  dsm_barrier(6);
+  if (me == 0) {
+    printf("first_touch: %lld pages given away by rank 0; OK\n", (long long)dsm_stat("homes_given"));
+    CHECK(dsm_stat("homes_given") >= (np - 1) * BLK);
+  }
+  dsm_exit(0);
+}
