@@ -91,7 +91,9 @@ static void map_grow(struct pmap *m)
   free(o.val);
 }
 
-static void map_put(struct pmap *m, uint32_t pg, uint32_t rank)
+/* The value of pg, taken for it if pg is new (then 0: the caller stores a
+ * value that is not). */
+static uint32_t *map_slot(struct pmap *m, uint32_t pg)
 {
   if (2 * (m->used + 1) > m->cap)
     map_grow(m);
@@ -99,11 +101,18 @@ static void map_put(struct pmap *m, uint32_t pg, uint32_t rank)
   while (m->val[s] && m->key[s] != pg) s = (s + 1) & (m->cap - 1);
   if (!m->val[s]) {
     m->key[s] = pg;
-    m->val[s] = rank + 1;
     m->used++;
-  } else if (m->val[s] != rank + 1) {
-    m->val[s] = MULTI;
   }
+  return &m->val[s];
+}
+
+static void map_put(struct pmap *m, uint32_t pg, uint32_t rank)
+{
+  uint32_t *v = map_slot(m, pg);
+  if (!*v)
+    *v = rank + 1;
+  else if (*v != rank + 1)
+    *v = MULTI;
 }
 
 /* The rank + 1 recorded for pg, MULTI, or 0 if none. */
@@ -139,22 +148,12 @@ static void map_reset(struct pmap *m)
  * newest gift. Kept as gen << 9 | (rank + 1) (ranks are below 512). */
 static void gift_put(uint32_t pg, uint32_t gen, uint32_t rank)
 {
-  struct pmap *m = &gifts;
-  uint32_t v = gen << 9 | (rank + 1);
-  if (2 * (m->used + 1) > m->cap)
-    map_grow(m);
-  size_t s = slot_of(pg, m->cap);
-  while (m->val[s] && m->key[s] != pg) s = (s + 1) & (m->cap - 1);
-  if (!m->val[s]) {
-    m->key[s] = pg;
-    m->val[s] = v;
-    m->used++;
-  } else if ((m->val[s] >> 9) == gen) {
+  uint32_t *v = map_slot(&gifts, pg);
+  if (*v && (*v >> 9) == gen)
     dsm__fatal(DSM__EXIT_FATAL, "internal error: page %u was given twice with generation %u",
                pg, gen);
-  } else if ((m->val[s] >> 9) < gen) {
-    m->val[s] = v;
-  }
+  if ((*v >> 9) < gen)
+    *v = gen << 9 | (rank + 1);
 }
 
 /* Manager: push counts named by this collective's arrivals. */
@@ -321,10 +320,12 @@ static int by_first(const void *a, const void *b)
   return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* Sort runs of one page each and merge neighbours with the same writer. */
-static size_t runs_merge(struct run *runs, size_t n)
+/* Append nruns:u32 and the runs (n of one page each, malloc'd or NULL),
+ * sorted, with neighbours of the same writer merged; frees them. */
+static void runs_put(dsm__buf_t *b, struct run *runs, size_t n)
 {
-  qsort(runs, n, sizeof *runs, by_first);
+  if (n)
+    qsort(runs, n, sizeof *runs, by_first);
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     if (m && runs[m - 1].first + runs[m - 1].count == runs[i].first &&
@@ -333,7 +334,13 @@ static size_t runs_merge(struct run *runs, size_t n)
     else
       runs[m++] = runs[i];
   }
-  return m;
+  dsm__buf_u32(b, (uint32_t)m);
+  for (size_t i = 0; i < m; i++) {
+    dsm__buf_u32(b, runs[i].first);
+    dsm__buf_u32(b, runs[i].count);
+    dsm__buf_u32(b, runs[i].writer);
+  }
+  free(runs);
 }
 
 void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
@@ -356,15 +363,8 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
     for (size_t i = 0; i < gifts.cap; i++)
       if (gifts.val[i])
         runs[n++] = (struct run){ gifts.key[i], 1, (gifts.val[i] & 511) - 1 };
-    n = runs_merge(runs, n);
   }
-  dsm__buf_u32(b, (uint32_t)n);
-  for (size_t i = 0; i < n; i++) {
-    dsm__buf_u32(b, runs[i].first);
-    dsm__buf_u32(b, runs[i].count);
-    dsm__buf_u32(b, runs[i].writer);
-  }
-  free(runs);
+  runs_put(b, runs, n);
   n = 0;
   runs = NULL;
   if (full && writers.used) {
@@ -377,15 +377,8 @@ void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
       uint32_t t = map_get(&takers, writers.key[i]);
       runs[n++] = (struct run){ writers.key[i], 1, (w - 1) | (t == 0 || t == w ? CLEAN : 0) };
     }
-    n = runs_merge(runs, n);
   }
-  dsm__buf_u32(b, (uint32_t)n);
-  for (size_t i = 0; i < n; i++) {
-    dsm__buf_u32(b, runs[i].first);
-    dsm__buf_u32(b, runs[i].count);
-    dsm__buf_u32(b, runs[i].writer);
-  }
-  free(runs);
+  runs_put(b, runs, n);
   map_clear();
 }
 
