@@ -273,13 +273,43 @@ void dsm_free(void *ptr)
   dsm__on_private_stack(free_thunk, &c);
 }
 
+/* Is the page at addr zero without a write: ours, exclusive, and never
+ * touched here (a hole in the memory file)? */
+static int zero_untouched(uintptr_t addr)
+{
+  long pg = dsm__page_of((void *)addr);
+  if (pg < 0)
+    return 0;
+  pthread_mutex_lock(&dsm__mu);
+  dsm__page_t *p = dsm__page((uint32_t)pg);
+  int z = p->home == dsm__rank && p->excl && dsm__page_is_hole((uint32_t)pg);
+  pthread_mutex_unlock(&dsm__mu);
+  return z;
+}
+
 void *dsm__calloc_from(size_t n, size_t size, const char *site, const void *caller)
 {
   if (size && n > SIZE_MAX / size)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_calloc(%zu, %zu): size overflows", n, size);
-  void *p = dsm__malloc_from(n * size, site, caller);
-  /* Fresh pages of our own slice are already zero; recycled blocks are not. */
-  memset(p, 0, n * size);
+  size_t len = n * size;
+  uint8_t *p = dsm__malloc_from(len, site, caller);
+  /* Whole pages that were never touched are zero already and are left so:
+   * written with zeros here they would stay homed here, and a process that
+   * read one first would take a copy of it; untouched, the first process
+   * to touch one becomes its home (first_touch.c): an OpenMP master's
+   * calloc of the arrays its team fills. Recycled pages are written. */
+  uintptr_t a = (uintptr_t)p, end = a + len;
+  uintptr_t lo = (a + DSM__PAGE - 1) & ~(uintptr_t)(DSM__PAGE - 1);
+  uintptr_t hi = end & ~(uintptr_t)(DSM__PAGE - 1);
+  if (!dsm__protect || lo >= hi) {
+    memset(p, 0, len);
+    return p;
+  }
+  memset(p, 0, lo - a);
+  for (uintptr_t at = lo; at < hi; at += DSM__PAGE)
+    if (!zero_untouched(at))
+      memset((void *)at, 0, DSM__PAGE);
+  memset((void *)hi, 0, end - hi);
   return p;
 }
 

@@ -45,6 +45,10 @@
  * protected (below), so a write of the old home's own program cannot slip
  * between the check and the gift.
  *
+ * dsm_calloc leaves the whole pages it gets fresh untouched for the same
+ * reason (alloc.c): an OpenMP program's calloc'd arrays are holes, given to
+ * whoever touches them first, reader or writer.
+ *
  * DSM_FIRST_TOUCH=0 turns it off (measurements; tests of the zero-page
  * path that want the allocator to stay the home).
  */

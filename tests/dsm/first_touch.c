@@ -16,6 +16,9 @@
  *   4. All ranks but 0 write their own words of the same untouched pages
  *      at once: one is given each page, the others are sent to it, and
  *      after the barrier everyone sees every word.
+ *   5. An array rank 0 dsm_calloc()s is left untouched (dsm/alloc.c): each
+ *      rank reads its part (zeros) and then writes it with no twin; a
+ *      calloc that reuses freed memory of data still reads as zeros.
  * Run with a manager that lags behind each departure too (meson.build), so
  * requests from the next epoch reach an old home that has not yet heard of
  * the moves.
@@ -97,6 +100,39 @@ int main(int argc, char **argv)
   for (long pg = 0; pg < npg; pg++)
     CHECK_EQ(a[pg * WORDS], value(5, pg, 0));
   dsm_barrier(6);
+
+  /* 5. calloc: read first, then written, by each part's rank. */
+  static long *z, *y;
+  if (me == 0) {
+    z = dsm_calloc((size_t)npg * WORDS, sizeof *z);
+    CHECK(z && ((uintptr_t)z & 4095) == 0);
+    dsm_distribute(&z, sizeof z);
+  }
+  dsm_barrier(7);
+  twins0 = dsm_stat("twins");
+  for (long pg = me * BLK; pg < (me + 1) * BLK; pg++)
+    for (long w = 0; w < WORDS; w++) {
+      CHECK_EQ(z[pg * WORDS + w], 0);
+      z[pg * WORDS + w] = value(6, pg, w);
+    }
+  CHECK_EQ(dsm_stat("twins") - twins0, 0);
+  dsm_barrier(8);
+  for (long pg = 0; pg < npg; pg++)
+    CHECK_EQ(z[pg * WORDS + WORDS - 1], value(6, pg, WORDS - 1));
+  if (me == 0) {
+    /* Memory that held data, freed and taken again by calloc. */
+    long *d = dsm_malloc(BLK * 4096);
+    for (long i = 0; i < BLK * WORDS; i++)
+      d[i] = 7;
+    dsm_free(d);
+    y = dsm_calloc(BLK * WORDS, sizeof *y);
+    printf("first_touch: calloc %s the freed block\n", y == d ? "reused" : "did not reuse");
+    dsm_distribute(&y, sizeof y);
+  }
+  dsm_barrier(9);
+  for (long i = 0; i < BLK * WORDS; i++)
+    CHECK_EQ(y[i], 0);
+  dsm_barrier(10);
   if (me == 0) {
     printf("first_touch: %lld pages given away by rank 0; OK\n", (long long)dsm_stat("homes_given"));
     CHECK(dsm_stat("homes_given") >= (np - 1) * BLK);
