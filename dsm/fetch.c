@@ -613,7 +613,7 @@ void dsm__fetch_page(uint32_t pg, int write)
     }
   dsm__buf_t req = { 0 };
   dsm__buf_u32(&req, dsm__epoch);
-  dsm__buf_u32(&req, count | (write ? DSM__PAGE_REQ_WRITE : 0));
+  dsm__buf_u32(&req, count | (write ? DSM__PAGE_REQ_WRITE : 0) | (back ? DSM__PAGE_REQ_BACK : 0));
   for (uint32_t k = 0; k < count; k++) {
     dsm__buf_u32(&req, pages[k]);
     put_needs(&req, dsm__page(pages[k]));
@@ -669,7 +669,7 @@ void dsm__fetch_page(uint32_t pg, int write)
       if (kind == DSM__PAGE_MOVED ? word[k] >= dsm__nprocs || word[k] == home
                                   : word[k] == 0 || word[k] > UINT16_MAX)
         dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
-    } else if (kind != DSM__PAGE_ZERO) {
+    } else if (kind != DSM__PAGE_ZERO && (kind != DSM__PAGE_SKIPPED || pages[k] == pg)) {
       dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
     }
   }
@@ -696,6 +696,8 @@ void dsm__fetch_page(uint32_t pg, int write)
       }
       continue;
     }
+    if (kinds[k] == DSM__PAGE_SKIPPED)
+      continue;                   /* still out of date: a touch asks again */
     if (kinds[k] == DSM__PAGE_MOVED) {
       /* Unless another thread's answer moved it already. Named as ours:
        * the gift is in another thread's answer, which will say so. */

@@ -40,6 +40,9 @@
  *     the giver, the arrivals name it, and the manager names the home of
  *     the newest: a process that gave a page on after it arrived still
  *     lists the page, but with an older generation.
+ * In a run that gives pages, the home keeps its own exclusive pages of data
+ * out of the answer (home.c: SKIPPED).
+ *
  * No DIFF can reach the old home for a given page: a diff needs a copy, and
  * nobody held one. The check that decides is made after the page is
  * protected (below), so a write of the old home's own program cannot slip

@@ -146,9 +146,16 @@ const uint8_t *dsm__page_current(uint32_t pg);
 #define DSM__PAGE_GIVEN 2u
 /* Not homed here any more: the kind is followed by the new home (u32). */
 #define DSM__PAGE_MOVED 3u
+/* Not sent: the home kept an exclusive page of its own out of a run that
+ * gave the asker pages (first_touch.c). No bytes. */
+#define DSM__PAGE_SKIPPED 4u
 /* In a PAGE request's count word: the asker faulted on a write, so pages of
- * zeros may be given to it too, not only untouched ones (first_touch.c). */
+ * zeros may be given to it too, not only untouched ones (first_touch.c) ... */
 #define DSM__PAGE_REQ_WRITE 0x80000000u
+/* ... and the faulting page is the run's last, not its first (a run that
+ * walks backward, asked in address order). */
+#define DSM__PAGE_REQ_BACK  0x40000000u
+#define DSM__PAGE_REQ_FLAGS (DSM__PAGE_REQ_WRITE | DSM__PAGE_REQ_BACK)
 int dsm__page_is_zero(const void *page);        /* all DSM__PAGE bytes zero? */
 int dsm__page_is_hole(uint32_t pg);             /* never touched here (so zero)? */
 /* A run of contiguous pages this process never held (count <= 64): write

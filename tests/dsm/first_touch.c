@@ -19,6 +19,10 @@
  *   5. An array rank 0 dsm_calloc()s is left untouched (dsm/alloc.c): each
  *      rank reads its part (zeros) and then writes it with no twin; a
  *      calloc that reuses freed memory of data still reads as zeros.
+ *   6. Rank 0 fills the second of four parts of a fresh array; rank 1 then
+ *      writes the first. Rank 1's cold run covers rank 0's part too, which
+ *      rank 0 keeps out of the answer (SKIPPED: it stays exclusive, rank 0
+ *      serves nothing), and rank 1 reads it afterwards, asked alone.
  * Run with a manager that lags behind each departure too (meson.build), so
  * requests from the next epoch reach an old home that has not yet heard of
  * the moves.
@@ -133,6 +137,44 @@ int main(int argc, char **argv)
   for (long i = 0; i < BLK * WORDS; i++)
     CHECK_EQ(y[i], 0);
   dsm_barrier(10);
+
+  /* 6. A run that gives pages keeps the home's own data out. */
+  static long *v;
+  if (me == 0) {
+    /* Past the reach of the earlier phases' cold runs (64 pages), which
+     * may have given away untouched pages after the arrays they read. */
+    CHECK(dsm_malloc(128 * 4096));
+    v = dsm_malloc(4 * BLK * 4096);
+    CHECK(v && ((uintptr_t)v & 4095) == 0);
+    for (long pg = BLK; pg < 2 * BLK; pg++)
+      for (long w = 0; w < WORDS; w++)
+        v[pg * WORDS + w] = value(7, pg, w);
+    dsm_distribute(&v, sizeof v);
+  }
+  dsm_barrier(11);
+  int64_t served0 = dsm_stat("pages_served");
+  if (me == 1) {
+    for (long pg = 0; pg < BLK; pg++)
+      for (long w = 0; w < WORDS; w++)
+        v[pg * WORDS + w] = value(8, pg, w);
+    dsm_sema_signal(2);
+  }
+  if (me == 0) {
+    dsm_sema_wait(2);
+    printf("first_touch: rank 0 served %lld pages while rank 1 filled its part\n",
+           (long long)(dsm_stat("pages_served") - served0));
+    CHECK_EQ(dsm_stat("pages_served") - served0, 0);
+    dsm_sema_signal(3);
+  }
+  if (me == 1) {
+    dsm_sema_wait(3);
+    for (long pg = BLK; pg < 2 * BLK; pg++)
+      CHECK_EQ(v[pg * WORDS + 5], value(7, pg, 5));
+  }
+  dsm_barrier(12);
+  for (long pg = 0; pg < 4 * BLK; pg++)
+    CHECK_EQ(v[pg * WORDS + 3], pg < BLK ? value(8, pg, 3) : pg < 2 * BLK ? value(7, pg, 3) : 0);
+  dsm_barrier(13);
   if (me == 0) {
     printf("first_touch: %lld pages given away by rank 0; OK\n", (long long)dsm_stat("homes_given"));
     CHECK(dsm_stat("homes_given") >= (np - 1) * BLK);
