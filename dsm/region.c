@@ -196,6 +196,9 @@ int dsm__page_is_zero(const void *page)
   return 1;
 }
 
+/* The last run of pages the file said holds data: [data_lo, data_hi). */
+static uint32_t data_lo, data_hi;
+
 int dsm__page_is_hole(uint32_t pg)
 {
   /* Nothing in this process ever touched the page: the file has a hole
@@ -205,12 +208,29 @@ int dsm__page_is_hole(uint32_t pg)
    * guest: fft3d's master served 12,000 such pages of its arrays' far
    * halves at the start) and keeps memory that nobody here needs. A page
    * swapped out counts as data. The file's offset is used by nothing else,
-   * so moving it here is harmless. */
+   * so moving it here is harmless.
+   *
+   * A page with data keeps it: nothing punches holes in the file. So the
+   * extent of data around a page that has some is remembered, and the
+   * pages of a run a home serves (a prefetch of up to 64, each asked about
+   * twice) cost two system calls in all instead of two each (~2.5 us a
+   * call here: 0.3 ms of every 64-page run of the stencil's first sweep).
+   * A hole is asked again every time: any write through a mapping fills
+   * it. Called under dsm__mu. */
+  if (pg >= data_lo && pg < data_hi)
+    return 0;
   off_t at = (off_t)pg << DSM__PAGE_SHIFT;
   off_t d = lseek(memfd, at, SEEK_DATA);
   if (d < 0)
     return errno == ENXIO;      /* no data from here to the end */
-  return d >= at + (off_t)DSM__PAGE;
+  if (d >= at + (off_t)DSM__PAGE)
+    return 1;
+  off_t h = lseek(memfd, d, SEEK_HOLE);   /* the end of the file at worst */
+  if (d == at && h > at) {
+    data_lo = pg;
+    data_hi = (uint32_t)((h + DSM__PAGE - 1) >> DSM__PAGE_SHIFT);
+  }
+  return 0;
 }
 
 /* ---- fresh memory ------------------------------------------------------------------ */
