@@ -67,6 +67,30 @@ maxp=$(printf '%s\n' $procs | tail -1)
             t["ompdsm"], t["mpi"], r(t["ompdsm"], t["dsm"]), r(t["mpi"], t["dsm"]),
             r(m["ompdsm"], m["dsm"]), r(b["ompdsm"], b["dsm"]) }' "$CSV"
   done
+  # The ratios the performance issues set targets on, over the apps that
+  # have both versions: geometric mean and the largest, with its app.
+  echo
+  awk -F, -v p="$maxp" '
+    NR > 1 && $3 == p && $5 != "" { t[$1, $2] = $5; apps[$1] = 1 }
+    function line(num, den, label,   a, n, s, mx, who, r) {
+      n = 0; s = 0; mx = 0
+      for (a in apps)
+        if ((a, num) in t && (a, den) in t && t[a, den] > 0) {
+          r = t[a, num] / t[a, den]; n++; s += log(r)
+          if (r > mx) { mx = r; who = a }
+        }
+      if (n) printf "- %s: geometric mean %.2f over %d apps, largest %.2f (%s)\n", label, exp(s / n), n, mx, who
+    }
+    END {
+      line("ompdsm", "mpi", "ompdsm / MPI time")
+      line("dsm", "mpi", "dsm / MPI time")
+      line("ompdsm", "dsm", "ompdsm / dsm time")
+    }' "$CSV"
+  reps=$(awk -F, 'NR > 1 && NF >= 10 { n = split($10, x, ";"); if (n > m) m = n } END { print m + 0 }' "$CSV")
+  if [ "$reps" -gt 1 ]; then
+    echo
+    echo "Each time is the median of $reps rounds of the whole plan (bench.csv lists every round's time)."
+  fi
 } >"$MD"
 
 # ---- plots --------------------------------------------------------------------

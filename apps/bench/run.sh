@@ -7,6 +7,7 @@
 #                     [--apps "sweep3d qsort tsp fft3d water stencil"]
 #                     [--versions "seq gomp dsm ompdsm mpi"]
 #                     [--build DIR] [--out DIR] [--timeout S] [--no-verify]
+#                     [--reps N]
 #
 # Versions: seq once; gomp (gcc -fopenmp) with OMP_NUM_THREADS=p on this
 # host, the one-host reference; dsm (hand-written libdsm) and ompdsm (the
@@ -25,6 +26,11 @@
 # wrapping ip netns exec and its out-of-band wiring across the namespaces,
 # which this script does not set up.
 #
+# --reps N runs the whole plan N times, one round after another (so that
+# the runs of one cell are minutes apart, not back to back: this host's
+# speed drifts), and reports the median time of each cell; the CSV's last
+# column lists every round's time. Speedups are medians over medians.
+#
 # Output (in --out, default ./results): bench.csv, bench.md, speedup_<app>.png
 # and logs/ with every run's output. Each run must print VERIFIED (unless
 # --no-verify); a failed or timed-out run is recorded with its status and
@@ -37,7 +43,7 @@ APPS="sweep3d qsort tsp fft3d water stencil"
 VERSIONS="seq gomp dsm ompdsm mpi"
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-BUILD="$ROOT/build" OUT="$PWD/results" TMO="" VERIFY=1
+BUILD="$ROOT/build" OUT="$PWD/results" TMO="" VERIFY=1 REPS=1
 
 usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
@@ -53,11 +59,13 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; shift 2 ;;
     --timeout) TMO=$2; shift 2 ;;
     --no-verify) VERIFY=0; shift ;;
+    --reps) REPS=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
 done
 case "$SIZE" in small|bench) ;; *) echo "run.sh: --size small|bench" >&2; exit 2 ;; esac
+case "$REPS" in ''|*[!0-9]*|0) echo "run.sh: --reps takes a count of 1 or more" >&2; exit 2 ;; esac
 case "$NET" in loopback|shaped) ;; *) echo "run.sh: --net loopback|shaped" >&2; exit 2 ;; esac
 [ -n "$TMO" ] || { [ "$SIZE" = small ] && TMO=180 || TMO=1800; }
 
@@ -167,7 +175,7 @@ for app in $APPS; do
 done
 TOTAL=${#PLAN[@]}
 [ -z "$MPINOTE" ] || echo "note: $MPINOTE"
-echo "app,version,procs,net,time_s,speedup_vs_seq,msgs,bytes,status" >"$CSV"
+echo "app,version,procs,net,time_s,speedup_vs_seq,msgs,bytes,status,times" >"$CSV"
 
 # Sum of every rank's top-level msgs_sent / bytes_sent in a DSM_STATS json.
 json_totals() {
@@ -175,50 +183,77 @@ json_totals() {
     awk '{m += $2; gsub(",", "", $4); b += $4} END {if (NR) printf "%.0f %.0f", m, b}'
 }
 
-declare -A SEQT
+median() { tr ' ' '\n' | awk 'NF' | sort -g | awk '{v[NR] = $1} END {if (NR) printf "%s", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
+
+# Per cell ("app v p"): the times of its rounds, its first failure, and the
+# messages and bytes of its last run that worked.
+declare -A TIMES FAIL MSGS BYTES
 k=0
+for ((round = 1; round <= REPS; round++)); do
+  for item in "${PLAN[@]}"; do
+    k=$((k + 1))
+    read -r app v p <<<"$item"
+    tag="$app-$v-$p-$NET"
+    [ "$REPS" = 1 ] || tag="$tag.r$round"
+    log="$OUT/logs/$tag.log"
+    stats="$OUT/logs/$tag.json"
+    rm -f "$stats"
+    printf '[%d/%d] %s %s n=%s ... ' "$k" "$((TOTAL * REPS))" "$app" "$v" "$p"
+    case "$v" in
+      seq)  cmd=(timeout "$TMO" "$BIN/${app}_seq" "${APPARGS[@]}") ;;
+      gomp) cmd=(env OMP_NUM_THREADS="$p" OMP_WAIT_POLICY=passive timeout "$TMO"
+                 "$BIN/${app}_gomp" "${APPARGS[@]}") ;;
+      dsm|ompdsm)
+            cmd=(env DSM_STATS="json:$stats" timeout $((TMO + 10)) "$DSMRUN" -n "$p"
+                 "${DSMNET[@]}" --max-time "$TMO" "$BIN/${app}_$v" "${APPARGS[@]}") ;;
+      mpi)  cmd=(env "${MPI_ENV[@]}" timeout "$TMO" "$MPIRUN" --oversubscribe --allow-run-as-root
+                 -np "$p" "$BIN/${app}_mpi" "${APPARGS[@]}") ;;
+    esac
+    "${cmd[@]}" >"$log" 2>&1 </dev/null
+    rc=$?
+    t=$(sed -n 's/^APP=.* time=\([0-9.eE+-]*\) s$/\1/p' "$log" | head -1)
+    status=ok
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status=timeout
+    elif [ $rc -ne 0 ]; then status="exit$rc"
+    elif [ -z "$t" ]; then status=noresult
+    elif [ "$VERIFY" = 1 ] && ! grep -q '^VERIFIED ' "$log"; then status=unverified
+    fi
+    if [ "$status" != ok ]; then
+      [ -n "${FAIL[$item]:-}" ] || FAIL[$item]=$status
+      printf '%s (see %s)\n' "$status" "$log"
+      continue
+    fi
+    TIMES[$item]="${TIMES[$item]:-} $t"
+    msgs="" bytes=""
+    if [ "$v" = dsm ] || [ "$v" = ompdsm ]; then
+      read -r msgs bytes <<<"$(json_totals "$stats")"
+      MSGS[$item]=$msgs BYTES[$item]=$bytes
+    fi
+    printf '%.2f s%s\n' "$t" "${msgs:+, $msgs msgs, $bytes bytes}"
+  done
+done
+
+# One row per cell: the median of its rounds (a cell with a failed round
+# reports the failure and no time).
+declare -A SEQT
 for item in "${PLAN[@]}"; do
-  k=$((k + 1))
   read -r app v p <<<"$item"
-  log="$OUT/logs/$app-$v-$p-$NET.log"
-  stats="$OUT/logs/$app-$v-$p-$NET.json"
-  rm -f "$stats"
-  printf '[%d/%d] %s %s n=%s ... ' "$k" "$TOTAL" "$app" "$v" "$p"
-  case "$v" in
-    seq)  cmd=(timeout "$TMO" "$BIN/${app}_seq" "${APPARGS[@]}") ;;
-    gomp) cmd=(env OMP_NUM_THREADS="$p" OMP_WAIT_POLICY=passive timeout "$TMO"
-               "$BIN/${app}_gomp" "${APPARGS[@]}") ;;
-    dsm|ompdsm)
-          cmd=(env DSM_STATS="json:$stats" timeout $((TMO + 10)) "$DSMRUN" -n "$p"
-               "${DSMNET[@]}" --max-time "$TMO" "$BIN/${app}_$v" "${APPARGS[@]}") ;;
-    mpi)  cmd=(env "${MPI_ENV[@]}" timeout "$TMO" "$MPIRUN" --oversubscribe --allow-run-as-root
-               -np "$p" "$BIN/${app}_mpi" "${APPARGS[@]}") ;;
-  esac
-  "${cmd[@]}" >"$log" 2>&1 </dev/null
-  rc=$?
-  t=$(sed -n 's/^APP=.* time=\([0-9.eE+-]*\) s$/\1/p' "$log" | head -1)
-  status=ok
-  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status=timeout
-  elif [ $rc -ne 0 ]; then status="exit$rc"
-  elif [ -z "$t" ]; then status=noresult
-  elif [ "$VERIFY" = 1 ] && ! grep -q '^VERIFIED ' "$log"; then status=unverified
-  fi
-  [ "$status" = ok ] || t=""
+  status=${FAIL[$item]:-ok}
+  t=""
+  [ "$status" = ok ] && t=$(median <<<"${TIMES[$item]:-}")
   [ "$v" = seq ] && [ -n "$t" ] && SEQT[$app]=$t
+done
+for item in "${PLAN[@]}"; do
+  read -r app v p <<<"$item"
+  status=${FAIL[$item]:-ok}
+  t=""
+  [ "$status" = ok ] && t=$(median <<<"${TIMES[$item]:-}")
   sp=""
   if [ -n "$t" ] && [ -n "${SEQT[$app]:-}" ]; then
     sp=$(awk -v s="${SEQT[$app]}" -v t="$t" 'BEGIN {if (t > 0) printf "%.2f", s / t}')
   fi
-  msgs="" bytes=""
-  if [ "$v" = dsm ] || [ "$v" = ompdsm ]; then
-    read -r msgs bytes <<<"$(json_totals "$stats")"
-  fi
-  echo "$app,$v,$p,$NET,$t,$sp,$msgs,$bytes,$status" >>"$CSV"
-  if [ "$status" = ok ]; then
-    printf '%.2f s%s%s\n' "$t" "${sp:+ (speedup $sp)}" "${msgs:+, $msgs msgs, $bytes bytes}"
-  else
-    printf '%s (see %s)\n' "$status" "$log"
-  fi
+  times=$(echo ${TIMES[$item]:-} | tr ' ' ';')
+  echo "$app,$v,$p,$NET,$t,$sp,${MSGS[$item]:-},${BYTES[$item]:-},$status,$times" >>"$CSV"
 done
 
 # ---- the report --------------------------------------------------------------
