@@ -688,12 +688,7 @@ void dsm__fetch_page(uint32_t pg, int write)
     if (kinds[k] == DSM__PAGE_GIVEN) {
       struct pushed **pp = push_slot(pages[k]);
       if (*pp) push_drop(pp);
-      dsm__first_touch_take(pages[k], q, word[k]);
-      if (hold[k]) {              /* not held back: it is ours, writable */
-        hold[k] = 0;
-        if (s->held) s->held--;
-        if (last_run.lo == pages[0] && last_run.held) last_run.held--;
-      }
+      dsm__first_touch_take(pages[k], q, word[k]);   /* ours, writable */
       continue;
     }
     if (kinds[k] == DSM__PAGE_SKIPPED)
@@ -720,6 +715,15 @@ void dsm__fetch_page(uint32_t pg, int write)
       dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
                  "must hold", home, pages[k]);
   }
+  /* A page of a cold run that is not installed (given to us, skipped,
+   * moved on, or overtaken) is not held back either: counted as held, it
+   * would make the run look untouched and end its stream. */
+  for (uint32_t k = 0; k < count; k++)
+    if (hold[k] && !take[k]) {
+      hold[k] = 0;
+      if (s->held) s->held--;
+      if (last_run.lo == pages[0] && last_run.held) last_run.held--;
+    }
   /* A run of pages we never held lands in memory the kernel has not given
    * us yet (region.c, fresh memory): written through the file, mapped in
    * the application view in one call each. Only a run of consecutive pages
