@@ -235,19 +235,17 @@ done
 
 # One row per cell: the median of its rounds (a cell with a failed round
 # reports the failure and no time).
-declare -A SEQT
+declare -A MED SEQT
 for item in "${PLAN[@]}"; do
   read -r app v p <<<"$item"
-  status=${FAIL[$item]:-ok}
-  t=""
-  [ "$status" = ok ] && t=$(median <<<"${TIMES[$item]:-}")
-  [ "$v" = seq ] && [ -n "$t" ] && SEQT[$app]=$t
+  MED[$item]=""
+  [ -n "${FAIL[$item]:-}" ] || MED[$item]=$(median <<<"${TIMES[$item]:-}")
+  [ "$v" = seq ] && [ -n "${MED[$item]}" ] && SEQT[$app]=${MED[$item]}
 done
 for item in "${PLAN[@]}"; do
   read -r app v p <<<"$item"
   status=${FAIL[$item]:-ok}
-  t=""
-  [ "$status" = ok ] && t=$(median <<<"${TIMES[$item]:-}")
+  t=${MED[$item]}
   sp=""
   if [ -n "$t" ] && [ -n "${SEQT[$app]:-}" ]; then
     sp=$(awk -v s="${SEQT[$app]}" -v t="$t" 'BEGIN {if (t > 0) printf "%.2f", s / t}')
