@@ -224,8 +224,7 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   size_t lens[3 * 64];
   unsigned nb = 0;
   for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
-    r.off += (size_t)nneed * 8;
+    uint32_t pg = pgs[k];
     dsm__page_t *p = dsm__page(pg);
     if (what[k] == SKIP) {
       bufs[nb] = zeros;
