@@ -172,7 +172,7 @@ int dsm__page_owner(uint32_t pg);
  * touch a page nobody had: first_touch.c). Under dsm__mu. */
 int dsm__page_home(uint32_t pg);
 dsm__page_t *dsm__page(uint32_t pg);
-void dsm__set_prot(uint32_t pg, int prot);      /* mprotect the app view */
+void dsm__set_prot(uint32_t pg, int prot);      /* mprotect the app view (prot.c) */
 
 /* Protection changes gathered and applied as one mprotect per run of
  * contiguous pages with the same target (releases, invalidations and
@@ -182,6 +182,8 @@ void dsm__set_prot(uint32_t pg, int prot);      /* mprotect the app view */
  * before dsm__mu is released. */
 void dsm__prot_queue(uint32_t pg, int prot);
 void dsm__prot_flush(void);
+/* The first page after the segment that holds page pg. */
+uint32_t dsm__page_seg_end(uint32_t pg);
 
 /* Allocator (alloc.c). */
 void  dsm__alloc_init(void);
