@@ -182,6 +182,9 @@ void dsm__set_prot(uint32_t pg, int prot);      /* mprotect the app view (prot.c
  * before dsm__mu is released. */
 void dsm__prot_queue(uint32_t pg, int prot);
 void dsm__prot_flush(void);
+/* The calling thread is the application's (dsm_startup's): with one
+ * application thread per process, its flushes may use spans (prot.c). */
+void dsm__prot_app_thread(void);
 /* The first page after the segment that holds page pg. */
 uint32_t dsm__page_seg_end(uint32_t pg);
 

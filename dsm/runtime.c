@@ -171,6 +171,7 @@ void dsm__runtime_init(void)
     dsm__nprocs = 1;
   }
   dsm__threads_init();
+  dsm__prot_app_thread();
   dsm__bind_cpu();
   keep_freed_memory();
 

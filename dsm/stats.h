@@ -38,6 +38,7 @@
   X(requests_held,      "fetches answered late: diffs or a collective to come")\
   X(invalidations,      "pages invalidated by write notices")                \
   X(mprotects,          "mprotect calls for runs of pages (batched)")        \
+  X(prot_spans,         "close runs protected as one span: one TLB flush")   \
   X(local_faults,       "faults served without a message (pushed copies, home)")\
   X(pushes_sent,        "pages pushed by this home to readers at a release") \
   X(pushes_installed,   "pushed copies put to use (readable at once, or touched)")\
