@@ -86,6 +86,17 @@ static int by_page(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* The end of the run that starts at pq[k], within pq[..j): consecutive
+ * pages with the same target. */
+static size_t run_end(size_t k, size_t j)
+{
+  int prot = dsm__page(pq[k])->prot;
+  size_t e = k + 1;
+  while (e < j && pq[e] == pq[e - 1] + 1 && dsm__page(pq[e])->prot == prot)
+    e++;
+  return e;
+}
+
 /* ---- spans ------------------------------------------------------------------------- */
 
 #define FLUSH_CEILING 33   /* the kernel's: wider ranges flush the whole TLB */
@@ -155,10 +166,7 @@ static int try_span(size_t i, size_t j)
 {
   unsigned runs = 0, plain = 0;
   for (size_t k = i; k < j;) {
-    size_t e = k + 1;
-    while (e < j && pq[e] == pq[e - 1] + 1 && dsm__page(pq[e])->prot == dsm__page(pq[k])->prot)
-      e++;
-    size_t len = e - k;
+    size_t e = run_end(k, j), len = e - k;
     plain += COST_CALL + (len <= FLUSH_CEILING ? COST_PAGE * (unsigned)len : COST_FULL);
     runs++;
     k = e;
@@ -181,12 +189,8 @@ static int try_span(size_t i, size_t j)
 static void apply_runs(size_t i, size_t j)
 {
   while (i < j) {
-    uint32_t first = pq[i], last = first;
-    int prot = dsm__page(first)->prot;
-    size_t e = i + 1;
-    while (e < j && pq[e] == last + 1 && dsm__page(pq[e])->prot == prot)
-      last = pq[e++];
-    protect(first, last, prot);
+    size_t e = run_end(i, j);
+    protect(pq[i], pq[e - 1], dsm__page(pq[i])->prot);
     i = e;
   }
 }
