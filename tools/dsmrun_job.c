@@ -68,8 +68,15 @@ static void close_lifelines(dsmrun_job_t *j)
 void dsmrun_job_stop(dsmrun_job_t *j, int sig)
 {
   close_lifelines(j);
-  for (unsigned i = 0; i < j->n; i++)
+  for (unsigned i = 0; i < j->n; i++) {
     kill_rank(&j->r[i], sig);
+    /* A stopped rank (SIGSTOP, ^Z in its own terminal) keeps the signal
+     * pending and would go only at the SIGKILL, KILL_GRACE_MS later;
+     * continued, it takes the signal now, as kill(1)'s users do with
+     * SIGTERM and SIGCONT. */
+    if (sig != SIGKILL)
+      kill_rank(&j->r[i], SIGCONT);
+  }
   if (!j->stopping) {
     j->stopping = 1;
     j->kill_at = now_ms() + KILL_GRACE_MS;

@@ -7,7 +7,9 @@
 #    process of the job behind.
 #  * SIGSTOP one rank of a job run with --timeout 3: the others must give up
 #    on it within about 3 + 5 s, naming it ("rank R did not answer for"),
-#    dsmrun must exit non-zero, and nothing may be left behind.
+#    dsmrun must exit non-zero, and nothing may be left behind. dsmrun
+#    continues the stopped rank with its SIGTERM, so it goes at once rather
+#    than at the SIGKILL 2 s later (-v says how each rank ended).
 # "Nothing left behind": no process of the job, no UDP socket on the ports
 # its ranks had bound (read from /proc while the job ran), and no new file
 # in /dev/shm.
@@ -71,7 +73,7 @@ done
 
 # A silent rank: stopped, not dead. The liveness timeout must find it.
 victim=2
-start_job barriers --timeout 3
+start_job barriers --timeout 3 -v
 if wait_files "$PIDS" $N 30; then
   sleep 0.$(( 3 + RANDOM % 6 ))
   vpid=$(cat "$PIDS/rank.$victim")
@@ -85,6 +87,8 @@ if wait_files "$PIDS" $N 30; then
   check "stop: over within 3 + 5 s ($ELAPSED ms)" [ "$ELAPSED" -lt 8000 ]
   check "stop: the silent rank $victim is named" \
     grep_q "rank $victim did not answer for [0-9]+ s" "$T/err"
+  check "stop: the stopped rank $victim went at the SIGTERM, continued" \
+    grep_q "rank $victim \(pid [0-9]+\) killed by signal SIGTERM" "$T/err"
   check "stop: no process left" no_process "$MARK"
   check "stop: nothing new in /dev/shm" [ "$(shm_count)" -eq "$SHM0" ]
 else
