@@ -84,6 +84,22 @@ void dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len, 
   dsm__tp_call_through(dsm__tp_call_many, dst, type, req, req_len, reply, reply_len);
 }
 
+void dsm__tp_call_overlap(unsigned dst, unsigned type, const void *req, size_t req_len,
+                          void **reply, size_t *reply_len, void (*work)(void *), void *arg)
+{
+  first_use();
+  dsm__call_t c = { dst, type, req, req_len, NULL, 0 };
+  if (be()->call_overlap) {
+    be()->call_overlap(&c, work, arg);
+  } else {
+    /* The work first: the same effect, without the overlap. */
+    work(arg);
+    be()->call_many(&c, 1);
+  }
+  if (reply) *reply = c.reply; else free(c.reply);
+  if (reply_len) *reply_len = c.reply_len;
+}
+
 void dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
 {
   be()->send(dst, type, dsm__tp_dup(data, len), len);

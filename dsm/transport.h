@@ -122,6 +122,13 @@ void     dsm__tp_handle(unsigned type, dsm__handler_t fn);
 /* Blocking request/reply. *reply is malloc()ed (may be NULL if empty). */
 void     dsm__tp_call(unsigned dst, unsigned type, const void *req, size_t req_len,
                       void **reply, size_t *reply_len);
+/* dsm__tp_call, but work(arg) runs on the calling thread after the request
+ * is sent and before the wait for the reply, so the caller's own work
+ * overlaps the round trip (a lock acquire ends its interval meanwhile:
+ * sync/lock.c). work runs with no transport lock held; it may send and
+ * call. The reply may arrive while it runs; it waits in the socket. */
+void     dsm__tp_call_overlap(unsigned dst, unsigned type, const void *req, size_t req_len,
+                              void **reply, size_t *reply_len, void (*work)(void *), void *arg);
 /* n requests sent at once, then wait for all replies (one parallel round). */
 void     dsm__tp_call_many(dsm__call_t *calls, unsigned n);
 /* One-way, reliable, non-blocking. */

@@ -33,6 +33,9 @@ struct dsm__tp_ops {
   int (*can_read)(void);
   int (*expose)(void *addr, size_t len, dsm__rmem_t *out);
   void (*read_many)(dsm__read_t *reads, unsigned n);
+  /* One call with work of the caller's between the send and the wait
+   * (dsm__tp_call_overlap); NULL: transport.c runs the work, then the call. */
+  void (*call_overlap)(dsm__call_t *call, void (*work)(void *), void *arg);
 };
 
 /* The concatenation of a gathered reply, malloc()ed (NULL when empty), and
@@ -58,6 +61,7 @@ void dsm__udp_handle(unsigned type, dsm__handler_t fn);
 void dsm__udp_call(unsigned dst, unsigned type, const void *req, size_t req_len,
                    void **reply, size_t *reply_len);
 void dsm__udp_call_many(dsm__call_t *calls, unsigned n);
+void dsm__udp_call_overlap(dsm__call_t *call, void (*work)(void *), void *arg);
 void dsm__udp_send(unsigned dst, unsigned type, void *data, size_t len);
 void dsm__udp_reply(dsm__reqh_t h, const void *data, size_t len);
 void dsm__udp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n);

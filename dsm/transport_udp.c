@@ -338,7 +338,7 @@ static void wait_calls(struct dsm__tp_waiter *me, const unsigned *left)
 static void serve_until(struct dsm__tp_waiter *me, int (*done)(const void *), const void *arg);
 static int calls_done(const void *left) { return !*(const unsigned *)left; }
 
-void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
+static void call_many_then(dsm__call_t *cs, unsigned n, void (*work)(void *), void *arg)
 {
   if (!n) return;
   struct call *c = calloc(n, sizeof *c);
@@ -359,6 +359,20 @@ void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
   for (unsigned i = 0; inline_self && i < n; i++)
     if (cs[i].dst == U.self && !c[i].c.done)
       dsm__udp_call_inline(&c[i], cs[i].req, cs[i].req_len);
+  if (work) {
+    /* No round-trip sample from these calls (Karn's rule, in effect): a
+     * reply may wait in the socket while the work runs. */
+    for (unsigned i = 0; i < n; i++)
+      c[i].retransmitted = 1;
+    /* The requests are out. A reply that comes meanwhile stays in the
+     * socket (or, read by another thread's wait, completes its call and
+     * the wake finds us awake: a no-op); wait_calls below finds it. No
+     * timer of ours can be due yet: the work is shorter than a
+     * retransmission floor, and a late one only resends. */
+    pthread_mutex_unlock(&U.core.mu);
+    work(arg);
+    pthread_mutex_lock(&U.core.mu);
+  }
   uint64_t t0 = dsm__now_ns();
   /* A call to ourselves that its handler left unanswered (a semaphore at
    * zero, a condition wait) is answered by a handler here when another
@@ -381,6 +395,16 @@ void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
   }
   pthread_mutex_unlock(&U.core.mu);
   free(c);
+}
+
+void dsm__udp_call_many(dsm__call_t *cs, unsigned n)
+{
+  call_many_then(cs, n, NULL, NULL);
+}
+
+void dsm__udp_call_overlap(dsm__call_t *c, void (*work)(void *), void *arg)
+{
+  call_many_then(c, 1, work, arg);
 }
 
 /* ---- events ------------------------------------------------------------------------------ */
@@ -563,4 +587,5 @@ const struct dsm__tp_ops dsm__tp_udp_ops = {
   dsm__udp_replyv, dsm__udp_forward, dsm__udp_broadcast_abort,
   dsm__udp_event_wait, dsm__udp_event_fire,
   NULL, NULL, NULL,   /* no one-sided reads over UDP */
+  dsm__udp_call_overlap,
 };

@@ -181,7 +181,7 @@ static void wait_impl(void *p)
   size_t len = 0;
   dsm__tp_call(mgr, DSM__MSG_COND, b.p, b.len, &reply, &len);
   dsm__buf_free(&b);
-  dsm__lk_take_grant(c->lock, reply, len);
+  dsm__lk_take_grant(c->lock, reply, len, 0);
   free(reply);
   DSM__STAT_INC(lock_acquires);
   DSM__STAT_INC(lock_remote);

@@ -299,7 +299,15 @@ static void on_lock(const dsm__msg_t *m)
     dsm__tp_reply(dsm__reqh(m), NULL, 0);
 }
 
-void dsm__lk_take_grant(unsigned id, const void *reply, size_t len)
+void dsm__lk_end_interval(void *arg)
+{
+  (void)arg;
+  pthread_mutex_lock(&dsm__mu);
+  dsm__release();
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+void dsm__lk_take_grant(unsigned id, const void *reply, size_t len, int released)
 {
   dsm__rd_t r = dsm__rd(reply, len);
   if (dsm__rd_u32(&r) != 1)
@@ -313,7 +321,10 @@ void dsm__lk_take_grant(unsigned id, const void *reply, size_t len)
   lk->arrivals++;
   if (dsm__intervals_decode(&r) < 0 || dsm__carry_decode(&r, &lk->carry) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in the grant of lock %u", id);
-  dsm__acquire();
+  if (released)
+    dsm__acquire_after_release();
+  else
+    dsm__acquire();
   dsm__carry_apply(lk->carry);
   DSM__ASSERT(!lk->have_token && !lk->held);
   lk->have_token = 1;
@@ -535,7 +546,18 @@ static void acquire_impl(void *p)
    * the gate is let go until the grant comes. The OpenMP layer keeps the
    * process's other threads out of this lock meanwhile (omp_llock.c). */
   unsigned g = dsm__gate_drop();
-  dsm__tp_call(dsm__lk_manager(c->id), DSM__MSG_LOCK, b.p, b.len, &reply, &len);
+  /* The acquire ends the open interval (dsm/interval.c), and with its
+   * diffs to make and send that is the larger part of its own work once
+   * the grant is in: 170-270 us of ~430 us for qsort's rank 1 on this VM.
+   * It needs nothing from the grant, so it runs while the request
+   * travels and the holder answers. Not with other threads in the
+   * process: they may write between it and the grant. */
+  int overlap = dsm__threads == 1;
+  if (overlap)
+    dsm__tp_call_overlap(dsm__lk_manager(c->id), DSM__MSG_LOCK, b.p, b.len, &reply, &len,
+                         dsm__lk_end_interval, NULL);
+  else
+    dsm__tp_call(dsm__lk_manager(c->id), DSM__MSG_LOCK, b.p, b.len, &reply, &len);
   dsm__gate_take(g);
   dsm__buf_free(&b);
   DSM__STAT_INC(lock_remote);
@@ -543,7 +565,7 @@ static void acquire_impl(void *p)
   if (len >= 4) memcpy(&ok, reply, 4);
   c->ok = ok == 1;
   if (c->ok) {
-    dsm__lk_take_grant(c->id, reply, len);
+    dsm__lk_take_grant(c->id, reply, len, overlap);
     DSM__STAT_INC(lock_acquires);
   } else {
     pthread_mutex_lock(&dsm__mu);

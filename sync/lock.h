@@ -68,8 +68,14 @@ void       dsm__lk_route(dsm__lk_t *lk, unsigned id, unsigned prev, dsm__reqh_t 
  * may wait a little longer (lock.c, lingering); not for a cond wait. */
 void       dsm__lk_release_locked(dsm__lk_t *lk, unsigned id, int linger);
 /* Application thread, without dsm__mu: take the grant in reply (records the
- * previous holder sent) and hold the lock. */
-void       dsm__lk_take_grant(unsigned id, const void *reply, size_t len);
+ * previous holder sent) and hold the lock. released: the caller ended its
+ * interval while the request travelled (dsm__lk_end_interval), and no
+ * other thread of the process can have written since. */
+void       dsm__lk_take_grant(unsigned id, const void *reply, size_t len, int released);
+/* The work of a lock request in flight (dsm__tp_call_overlap, arg unused):
+ * end the open interval, its diffs made and sent home, as the acquire
+ * would once the grant is in. */
+void       dsm__lk_end_interval(void *arg);
 /* Shared handler for LOCK and COND messages (cond.c's ops go to cond.c). */
 void       dsm__cond_handle(const dsm__msg_t *m, dsm__rd_t *r, unsigned op);
 
