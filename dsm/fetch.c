@@ -662,13 +662,19 @@ void dsm__fetch_page(uint32_t pg, int write)
     if (kind == DSM__PAGE_FULL && call.reply_len - at >= DSM__PAGE) {
       data[k] = rep + at;
       at += DSM__PAGE;
-    } else if ((kind == DSM__PAGE_MOVED || kind == DSM__PAGE_GIVEN) && call.reply_len - at >= 4) {
-      /* The new home, or the gift's generation. */
+    } else if ((kind == DSM__PAGE_MOVED || kind == DSM__PAGE_GIVEN ||
+                (kind == DSM__PAGE_GIVEN_DATA && call.reply_len - at >= 4 + DSM__PAGE)) &&
+               call.reply_len - at >= 4) {
+      /* The new home, or the gift's generation (and the page's bytes). */
       memcpy(&word[k], rep + at, 4);
       at += 4;
       if (kind == DSM__PAGE_MOVED ? word[k] >= dsm__nprocs || word[k] == home
                                   : word[k] == 0 || word[k] > UINT16_MAX)
         dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
+      if (kind == DSM__PAGE_GIVEN_DATA) {
+        data[k] = rep + at;
+        at += DSM__PAGE;
+      }
     } else if (kind != DSM__PAGE_ZERO && (kind != DSM__PAGE_SKIPPED || pages[k] == pg)) {
       dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
     }
@@ -685,10 +691,10 @@ void dsm__fetch_page(uint32_t pg, int write)
     if (shared_wait)
       q->fetching = 0;
     take[k] = 0;
-    if (kinds[k] == DSM__PAGE_GIVEN) {
+    if (kinds[k] == DSM__PAGE_GIVEN || kinds[k] == DSM__PAGE_GIVEN_DATA) {
       struct pushed **pp = push_slot(pages[k]);
       if (*pp) push_drop(pp);
-      dsm__first_touch_take(pages[k], q, word[k]);   /* ours, writable */
+      dsm__first_touch_take(pages[k], q, word[k], data[k]);   /* ours, writable */
       continue;
     }
     if (kinds[k] == DSM__PAGE_SKIPPED)

@@ -43,6 +43,23 @@
  * In a run that gives pages, the home keeps its own exclusive pages of data
  * out of the answer (home.c: SKIPPED).
  *
+ * With its data. A page of data that nobody but its home holds, and that
+ * another process writes before it reads it, goes to that process too, its
+ * bytes in the answer: the master initialised the array and the team
+ * overwrites it, each its own part (a stencil's second grid in its first
+ * sweep). Served as a copy, each such page cost the writer a twin, a diff
+ * at the release, and the home's move at the next collective, which
+ * dropped the diff. Given, it is the writer's at once, writable, with
+ * nothing to twin or send. The faulting page decides: only when it is
+ * such a page does the run give the others of its kind; a run that
+ * starts on a page of zeros keeps the home's pages of data out (SKIPPED),
+ * as above. A page moves with its data at most once an epoch
+ * (gift_gen): two processes that write one page in turn share it as a
+ * copy for the rest of the epoch instead of passing it back and forth
+ * at every fault. Only pages whose writes were never recorded (no
+ * version vector) go: nobody can hold a notice of them, so the new home
+ * needs no history, and nobody holds a copy a DIFF could come from.
+ *
  * No DIFF can reach the old home for a given page: a diff needs a copy, and
  * nobody held one. The check that decides is made after the page is
  * protected (below), so a write of the old home's own program cannot slip
@@ -84,7 +101,8 @@ struct got { uint32_t pg, gen; };
 static struct got *got;
 static size_t ngot, got_cap;
 
-int dsm__first_touch_candidate(uint32_t pg, const dsm__page_t *p, int write)
+/* May page pg leave this process with its first toucher at all? */
+static int movable(uint32_t pg, const dsm__page_t *p)
 {
   /* Exclusive: no copy anywhere, no fault or notice pending. The checks
    * after it are for states an exclusive page cannot have today; they keep
@@ -96,22 +114,40 @@ int dsm__first_touch_candidate(uint32_t pg, const dsm__page_t *p, int write)
   if (dsm__os_home_registered(pg))
     return 0;
   uintptr_t at = dsm__page_addr(pg);
-  if (at >= dsm__stack_base && at - dsm__stack_base < dsm__stack_size)
-    return 0;
-  return empty(pg, write);
+  return !(at >= dsm__stack_base && at - dsm__stack_base < dsm__stack_size);
 }
 
-int dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, uint32_t *gen)
+int dsm__first_touch_candidate(uint32_t pg, const dsm__page_t *p, int write)
+{
+  return movable(pg, p) && empty(pg, write);
+}
+
+static int data_on(void)
+{
+  static int v = -1;
+  if (v < 0)
+    v = (int)dsm__env_long("DSM_FIRST_TOUCH_DATA", 1, 0, 1);
+  return v;
+}
+
+int dsm__first_touch_data_candidate(uint32_t pg, const dsm__page_t *p)
+{
+  /* Not brought here by a gift in this epoch (see the top). */
+  return data_on() && p->gift_gen == 0 && movable(pg, p);
+}
+
+int dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, int with_data,
+                          uint32_t *gen)
 {
   /* The page is inaccessible to our own program now (the caller flushed
    * that protection): a write that came before it is in the page, one
    * after it faults and waits for dsm__mu. Still empty: nothing of it needs
-   * to travel. */
-  if (!empty(pg, write))
+   * to travel. With its data, what it holds now goes in the answer. */
+  if (!with_data && !empty(pg, write))
     return 0;
   *gen = (uint32_t)p->gift_gen + 1;
-  DSM__DEBUG("page %u: never touched, given to rank %u (generation %u, epoch %u)", pg, to, *gen,
-             dsm__epoch);
+  DSM__DEBUG("page %u: %s, given to rank %u (generation %u, epoch %u)", pg,
+             with_data ? "with its data" : "never touched", to, *gen, dsm__epoch);
   dsm__os_home_begin(pg);
   p->home = (uint16_t)to;
   p->excl = 0;
@@ -119,10 +155,12 @@ int dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, u
   p->tainted = 0;
   p->gift_gen = 0;
   DSM__STAT_INC(homes_given);
+  if (with_data)
+    DSM__STAT_INC(homes_given_data);
   return 1;
 }
 
-void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen)
+void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, const uint8_t *data)
 {
   /* Only an acquire could have given the page needs meanwhile, and only a
    * write of it could make one: nobody held a copy to write. */
@@ -133,7 +171,9 @@ void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen)
              dsm__epoch);
   /* Our memory for it reads as zeros unless an older copy (of memory freed
    * and allocated again) is still there. */
-  if (!dsm__page_is_hole(pg))
+  if (data)
+    memcpy(dsm__page_sys(pg), data, DSM__PAGE);
+  else if (!dsm__page_is_hole(pg))
     memset(dsm__page_sys(pg), 0, DSM__PAGE);
   if (p->pv)
     memset(p->pv, 0, dsm__nprocs * sizeof *p->pv);

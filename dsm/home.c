@@ -127,6 +127,24 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   if (r.bad || count == 0 || count > 64)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
   uint32_t fault_k = back ? count - 1 : 0;     /* the page the asker touched */
+  /* Does the run give pages of data (first_touch.c, "with its data")? The
+   * faulting page decides, from its state now; the loops below ask again
+   * of every page, the first pass to wait for the asker's epoch. */
+  int data_run = 0;
+  if (write) {
+    dsm__rd_t f = r;
+    for (uint32_t k = 0; k <= fault_k && !f.bad; k++) {
+      uint32_t pg = dsm__rd_u32(&f), nneed = dsm__rd_u32(&f);
+      if (f.bad || pg >= dsm__npages || nneed > dsm__nprocs)
+        break;                   /* the first pass says it is malformed */
+      f.off += (size_t)nneed * 8;
+      if (k == fault_k) {
+        dsm__page_t *p = dsm__page(pg);
+        data_run = !dsm__first_touch_candidate(pg, p, write) &&
+                   dsm__first_touch_data_candidate(pg, p);
+      }
+    }
+  }
   /* First pass: can every page be answered now? */
   dsm__rd_t scan = r;
   for (uint32_t k = 0; k < count; k++) {
@@ -142,7 +160,8 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     /* A page given away now would be named in the departure we have not
      * applied yet (as ours) and in the asker's next arrival: wait until we
      * are in the asker's epoch, and give it then. */
-    if (epoch > dsm__epoch && dsm__first_touch_candidate(pg, p, write))
+    if (epoch > dsm__epoch && (dsm__first_touch_candidate(pg, p, write) ||
+                               (data_run && dsm__first_touch_data_candidate(pg, p))))
       return 0;
     for (uint32_t n = 0; n < nneed; n++) {
       uint32_t q = dsm__rd_u32(&scan), idx = dsm__rd_u32(&scan);
@@ -159,7 +178,7 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
    * tens of microseconds on a paravirtualised guest). A page that may go
    * to the asker (first_touch.c) is made inaccessible instead, and given
    * only if it still holds nothing once it is. */
-  enum { SERVE, MAYBE_GIVE, GIVE, MOVED, SKIP };
+  enum { SERVE, MAYBE_GIVE, GIVE, MOVED, SKIP, GIVE_DATA, GIVEN_DATA };
   uint8_t what[64];
   uint32_t was_excl[64], nexcl = 0, word[64], pgs[64];
   int gifts = 0;
@@ -172,6 +191,11 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
       what[k] = MOVED;
     } else if (dsm__first_touch_candidate(pg, p, write)) {
       what[k] = MAYBE_GIVE;
+      gifts = 1;
+      if (p->prot != DSM__PROT_NONE)
+        dsm__prot_queue(pg, DSM__PROT_NONE);
+    } else if (data_run && dsm__first_touch_data_candidate(pg, p)) {
+      what[k] = GIVE_DATA;
       gifts = 1;
       if (p->prot != DSM__PROT_NONE)
         dsm__prot_queue(pg, DSM__PROT_NONE);
@@ -202,7 +226,7 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     if (what[k] != MAYBE_GIVE)
       continue;
     dsm__page_t *p = dsm__page(pg);
-    if (dsm__first_touch_give(pg, p, origin, write, &word[k])) {
+    if (dsm__first_touch_give(pg, p, origin, write, 0, &word[k])) {
       what[k] = GIVE;
     } else {
       /* Our program wrote it before the protection came: served as usual. */
@@ -212,16 +236,22 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
         was_excl[nexcl++] = pg;
     }
   }
+  /* Inaccessible to our program now: what they hold goes with them. */
+  for (uint32_t k = 0; k < count; k++)
+    if (what[k] == GIVE_DATA) {
+      dsm__first_touch_give(pgs[k], dsm__page(pgs[k]), origin, write, 1, &word[k]);
+      what[k] = GIVEN_DATA;
+    }
   for (uint32_t k = 0; k < nexcl; k++)
     dsm__os_home_end(was_excl[k]);
   /* The reply is gathered straight from the pages (the transport copies it
    * once, into the reply it keeps for retransmission), read where their
    * mappings exist (dsm__page_current). */
   static const uint32_t zeros[DSM__MAX_PROCS];
-  static const uint32_t kinds[5] = { DSM__PAGE_FULL, DSM__PAGE_ZERO, DSM__PAGE_GIVEN,
-                                     DSM__PAGE_MOVED, DSM__PAGE_SKIPPED };
-  const void *bufs[3 * 64];
-  size_t lens[3 * 64];
+  static const uint32_t kinds[6] = { DSM__PAGE_FULL, DSM__PAGE_ZERO, DSM__PAGE_GIVEN,
+                                     DSM__PAGE_MOVED, DSM__PAGE_SKIPPED, DSM__PAGE_GIVEN_DATA };
+  const void *bufs[4 * 64];
+  size_t lens[4 * 64];
   unsigned nb = 0;
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = pgs[k];
@@ -231,6 +261,19 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
       lens[nb++] = dsm__nprocs * 4;
       bufs[nb] = &kinds[DSM__PAGE_SKIPPED];
       lens[nb++] = 4;
+      continue;
+    }
+    if (what[k] == GIVEN_DATA) {
+      /* Read where the page is mapped: the system view, since our
+       * program's view of it is closed. */
+      bufs[nb] = zeros;
+      lens[nb++] = dsm__nprocs * 4;
+      bufs[nb] = &kinds[DSM__PAGE_GIVEN_DATA];
+      lens[nb++] = 4;
+      bufs[nb] = &word[k];
+      lens[nb++] = 4;
+      bufs[nb] = dsm__page_current(pg);
+      lens[nb++] = DSM__PAGE;
       continue;
     }
     if (what[k] == MOVED || what[k] == GIVE) {

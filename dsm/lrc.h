@@ -223,9 +223,15 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p);
  * (1: the asker is its home now, *gen the gift's generation, for the
  * answer) if it is still empty. */
 int  dsm__first_touch_candidate(uint32_t pg, const dsm__page_t *p, int write);
-int  dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, uint32_t *gen);
-/* Asker side: page pg was given to us (queues its protection). */
-void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen);
+/* ... or, in a run whose faulting page is one, given with its data to an
+ * asker that faulted on a write (first_touch.c, "with its data"). */
+int  dsm__first_touch_data_candidate(uint32_t pg, const dsm__page_t *p);
+/* with_data: give whatever the page holds; else only if it is still empty. */
+int  dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, int with_data,
+                           uint32_t *gen);
+/* Asker side: page pg was given to us (queues its protection), with its
+ * bytes (NULL: zeros). */
+void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, const uint8_t *data);
 /* Collective arrival: nruns:u32, runs first:u32 count:u32 gen:u32 of the
  * pages given to us since the last collective of the whole job ... */
 void dsm__first_touch_encode(dsm__buf_t *b);

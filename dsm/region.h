@@ -149,6 +149,10 @@ const uint8_t *dsm__page_current(uint32_t pg);
 /* Not sent: the home kept an exclusive page of its own out of a run that
  * gave the asker pages (first_touch.c). No bytes. */
 #define DSM__PAGE_SKIPPED 4u
+/* Given with its data to an asker that faulted on a write: the asker is its
+ * home from now on. The kind is followed by the gift's generation (u32),
+ * then the page's 4096 bytes (first_touch.c). */
+#define DSM__PAGE_GIVEN_DATA 5u
 /* In a PAGE request's count word: the asker faulted on a write, so pages of
  * zeros may be given to it too, not only untouched ones (first_touch.c) ... */
 #define DSM__PAGE_REQ_WRITE 0x80000000u

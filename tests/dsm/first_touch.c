@@ -23,6 +23,14 @@
  *      writes the first. Rank 1's cold run covers rank 0's part too, which
  *      rank 0 keeps out of the answer (SKIPPED: it stays exclusive, rank 0
  *      serves nothing), and rank 1 reads it afterwards, asked alone.
+ *   7. Rank 0 fills a fresh array of two parts; rank 1 then writes one word
+ *      of each page of the second, which it never read: the pages go to it
+ *      with their data (no twin), and it sees rank 0's words around its
+ *      own. The others, rank 0 (which knows where they went) and third
+ *      parties (which ask rank 0 and are sent on), read them after a
+ *      semaphore, with no collective; then everyone again after a barrier,
+ *      and each rank writes a word of every page of both parts (the pages
+ *      moved once this epoch: no second move, the writers share them).
  * Run with a manager that lags behind each departure too (meson.build), so
  * requests from the next epoch reach an old home that has not yet heard of
  * the moves.
@@ -175,6 +183,57 @@ int main(int argc, char **argv)
   for (long pg = 0; pg < 4 * BLK; pg++)
     CHECK_EQ(v[pg * WORDS + 3], pg < BLK ? value(8, pg, 3) : pg < 2 * BLK ? value(7, pg, 3) : 0);
   dsm_barrier(13);
+
+  /* 7. Pages of data written first by a rank that never read them. */
+  static long *u;
+  if (me == 0) {
+    CHECK(dsm_malloc(128 * 4096));   /* past the earlier cold runs again */
+    u = dsm_malloc(2 * BLK * 4096);
+    CHECK(u && ((uintptr_t)u & 4095) == 0);
+    for (long i = 0; i < 2 * BLK * WORDS; i++)
+      u[i] = value(9, i / WORDS, i % WORDS);
+    dsm_distribute(&u, sizeof u);
+  }
+  /* Before the barrier: rank 1 may ask for the pages before we are out of it. */
+  int64_t data0 = dsm_stat("homes_given_data");
+  dsm_barrier(14);
+  if (me == 1) {
+    twins0 = dsm_stat("twins");
+    got0 = dsm_stat("homes_received");
+    for (long pg = BLK; pg < 2 * BLK; pg++)
+      u[pg * WORDS + 7] = value(10, pg, 7);
+    printf("first_touch: rank 1 was given %lld pages of data and took %lld twins\n",
+           (long long)(dsm_stat("homes_received") - got0), (long long)(dsm_stat("twins") - twins0));
+    fflush(stdout);
+    CHECK_EQ(dsm_stat("twins") - twins0, 0);
+    CHECK(dsm_stat("homes_received") - got0 >= BLK);
+    for (long pg = BLK; pg < 2 * BLK; pg++)
+      for (long w = 0; w < WORDS; w++)
+        CHECK_EQ(u[pg * WORDS + w], w == 7 ? value(10, pg, 7) : value(9, pg, w));
+    for (unsigned r = 1; r < np; r++)
+      dsm_sema_signal(4);
+  } else {
+    dsm_sema_wait(4);
+    if (me == 0) {
+      printf("first_touch: rank 0 gave %lld pages with their data\n",
+             (long long)(dsm_stat("homes_given_data") - data0));
+      CHECK(dsm_stat("homes_given_data") - data0 >= BLK);
+    }
+    for (long pg = BLK; pg < 2 * BLK; pg++)
+      for (long w = 0; w < WORDS; w++)
+        CHECK_EQ(u[pg * WORDS + w], w == 7 ? value(10, pg, 7) : value(9, pg, w));
+  }
+  dsm_barrier(15);
+  for (long pg = 0; pg < 2 * BLK; pg++) {
+    CHECK_EQ(u[pg * WORDS + 7], pg >= BLK ? value(10, pg, 7) : value(9, pg, 7));
+    u[pg * WORDS + 100 + me] = value(11, pg, me);
+  }
+  dsm_barrier(16);
+  for (long pg = 0; pg < 2 * BLK; pg++)
+    for (long w = 0; w < WORDS; w++)
+      CHECK_EQ(u[pg * WORDS + w], w >= 100 && w < 100 + (long)np ? value(11, pg, w - 100)
+                                   : w == 7 && pg >= BLK ? value(10, pg, 7) : value(9, pg, w));
+  dsm_barrier(17);
   if (me == 0) {
     printf("first_touch: %lld pages given away by rank 0; OK\n", (long long)dsm_stat("homes_given"));
     CHECK(dsm_stat("homes_given") >= (np - 1) * BLK);
