@@ -685,6 +685,19 @@ void dsm__fetch_page(uint32_t pg, int write)
    * page valid, or an acquire added a need to it, meanwhile. A page given
    * to us is ours whatever happened meanwhile (its old home has let go of
    * it); one that moved on is asked of its new home when it faults again. */
+  /* Pages given with their data go in through the file and are mapped a run
+   * at a time, as fresh copies are (below). They are ours whatever happened
+   * meanwhile, and nobody else can have written them. */
+  for (uint32_t k = 0; k < count;) {
+    uint32_t e = k + 1;
+    if (kinds[k] == DSM__PAGE_GIVEN_DATA) {
+      while (e < count && kinds[e] == DSM__PAGE_GIVEN_DATA && pages[e] == pages[e - 1] + 1)
+        e++;
+      dsm__pages_write_fresh(pages[k], e - k, data + k);
+      dsm__pages_premap(pages[k], e - k);
+    }
+    k = e;
+  }
   uint8_t take[64];
   for (uint32_t k = 0; k < count; k++) {
     dsm__page_t *q = dsm__page(pages[k]);
@@ -694,7 +707,7 @@ void dsm__fetch_page(uint32_t pg, int write)
     if (kinds[k] == DSM__PAGE_GIVEN || kinds[k] == DSM__PAGE_GIVEN_DATA) {
       struct pushed **pp = push_slot(pages[k]);
       if (*pp) push_drop(pp);
-      dsm__first_touch_take(pages[k], q, word[k], data[k]);   /* ours, writable */
+      dsm__first_touch_take(pages[k], q, word[k], kinds[k] == DSM__PAGE_GIVEN_DATA);
       continue;
     }
     if (kinds[k] == DSM__PAGE_SKIPPED)

@@ -160,7 +160,7 @@ int dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, i
   return 1;
 }
 
-void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, const uint8_t *data)
+void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, int with_data)
 {
   /* Only an acquire could have given the page needs meanwhile, and only a
    * write of it could make one: nobody held a copy to write. */
@@ -170,10 +170,9 @@ void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, const uint
   DSM__DEBUG("page %u: given to us by rank %u (generation %u, epoch %u)", pg, p->home, gen,
              dsm__epoch);
   /* Our memory for it reads as zeros unless an older copy (of memory freed
-   * and allocated again) is still there. */
-  if (data)
-    memcpy(dsm__page_sys(pg), data, DSM__PAGE);
-  else if (!dsm__page_is_hole(pg))
+   * and allocated again) is still there. Given with its data, the caller
+   * has written the bytes. */
+  if (!with_data && !dsm__page_is_hole(pg))
     memset(dsm__page_sys(pg), 0, DSM__PAGE);
   if (p->pv)
     memset(p->pv, 0, dsm__nprocs * sizeof *p->pv);

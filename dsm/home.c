@@ -264,15 +264,20 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
       continue;
     }
     if (what[k] == GIVEN_DATA) {
-      /* Read where the page is mapped: the system view, since our
-       * program's view of it is closed. */
+      /* Our program's view of it is closed, and the system view's mapping
+       * of a page our program wrote was likely never touched: read through
+       * the file (a first touch of a mapping is a fault on this guest). */
+      static uint8_t *given;
+      if (!given)
+        given = dsm__xcalloc(64, DSM__PAGE);
+      dsm__page_read_file(pg, given + (size_t)k * DSM__PAGE);
       bufs[nb] = zeros;
       lens[nb++] = dsm__nprocs * 4;
       bufs[nb] = &kinds[DSM__PAGE_GIVEN_DATA];
       lens[nb++] = 4;
       bufs[nb] = &word[k];
       lens[nb++] = 4;
-      bufs[nb] = dsm__page_current(pg);
+      bufs[nb] = given + (size_t)k * DSM__PAGE;
       lens[nb++] = DSM__PAGE;
       continue;
     }

@@ -229,9 +229,9 @@ int  dsm__first_touch_data_candidate(uint32_t pg, const dsm__page_t *p);
 /* with_data: give whatever the page holds; else only if it is still empty. */
 int  dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, int with_data,
                            uint32_t *gen);
-/* Asker side: page pg was given to us (queues its protection), with its
- * bytes (NULL: zeros). */
-void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, const uint8_t *data);
+/* Asker side: page pg was given to us (queues its protection); with_data:
+ * the caller wrote its bytes, else it is zeros. */
+void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, int with_data);
 /* Collective arrival: nruns:u32, runs first:u32 count:u32 gen:u32 of the
  * pages given to us since the last collective of the whole job ... */
 void dsm__first_touch_encode(dsm__buf_t *b);
