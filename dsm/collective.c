@@ -243,14 +243,14 @@ static void took_encode(dsm__buf_t *b)
   took_unique();
 }
 
-void dsm__coll_arrive_encode(dsm__buf_t *b)
+void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to)
 {
   dsm__buf_u32(b, epoch_first);
   dsm__buf_u32(b, dsm__vt[dsm__rank]);
   dsm__push_told_encode(b);
   took_encode(b);
   dsm__first_touch_encode(b);
-  dsm__push_ride_put(b, 0);     /* the manager's own: nothing rides to itself */
+  dsm__push_ride_put(b, ride_to);   /* nothing rides to ourselves */
 }
 
 static void bad_arrival(unsigned rank) __attribute__((noreturn));

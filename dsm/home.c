@@ -397,7 +397,8 @@ void dsm__home_wait(uint32_t pg)
 /* Pushes made by a collective's release ride in the collective's own
  * messages, not alone: a non-manager's pushes to the manager (rank 0) go
  * in its arrival, the manager's pushes to each member in that member's
- * departure. Nobody can use them before the departure anyway, and on this
+ * departure (a barrier of two processes: in whichever of the two the
+ * process sends, sync/barrier.c). Nobody can use them before the departure anyway, and on this
  * kind of machine the message, and above all the wake-up of the thread that
  * receives it, costs more than the bytes (the stencil's two boundary pages
  * per sweep: two messages and two wake-ups fewer per barrier of two).

@@ -276,8 +276,10 @@ void dsm__diff_unhold(void);
  * large DIFFs wait for the departure (dsm__home_hold_diffs), which
  * dsm__coll_depart_apply sends them after. */
 void dsm__coll_release(unsigned team);
-/* Then this process's contribution, appended to the arrival. */
-void dsm__coll_arrive_encode(dsm__buf_t *b);
+/* Then this process's contribution, appended to the arrival. Pushes to
+ * rank ride_to made by the release ride in it (none when ride_to is the
+ * process itself): the process that will take this arrival. */
+void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to);
 /* This process took a copy of page pg from elsewhere (fetched, pushed,
  * carried): reported with the next arrival (collective.c). */
 void dsm__coll_took(uint32_t pg);

@@ -33,6 +33,7 @@
   X(LOCK,        "lock acquire (to the manager, forwarded)")           \
   X(SEMA,        "semaphore operation at its manager")                 \
   X(COND,        "condition variable operation at its manager")        \
+  X(PAIRBAR,     "barrier of two processes: an arrival or a departure") \
   /* OpenMP runtime */                                                \
   X(LOOP,        "claim chunks of a dynamic/guided loop at rank 0")    \
   X(FLUSH,       "push this process's write notices to a peer")        \

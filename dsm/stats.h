@@ -60,6 +60,8 @@
   X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \
+  X(pair_managed,       "barriers of two this process managed: it arrived last")\
+  X(pair_ties,          "barriers of two where both arrived before either heard")\
   X(lock_acquires,      "lock acquires")                                     \
   X(lock_remote,        "lock acquires that needed messages")                \
   X(lock_yields,        "acquires that asked the manager after holding long (fairness)")\

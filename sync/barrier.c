@@ -10,6 +10,21 @@
  * The protocol layer rides along too (dsm/collective.c): each arrival names
  * the process's intervals of the epoch, and each departure carries what the
  * manager concluded from all of them (pages whose home moves).
+ *
+ * Two processes: no fixed manager. With rank 0 as manager, a barrier where
+ * rank 0 arrives first costs two messages in series after rank 1 arrives
+ * (its arrival, then the departure), each a wake-up of a sleeping thread on
+ * the other CPU; the stencil of issue 13 paid ~90 us per barrier on both
+ * ranks, a quarter of its sweep. So with a team of two, whoever arrives
+ * first sends its arrival (one-way, PAIRBAR), and whoever arrives last,
+ * holding both, is the manager for that barrier: it departs at once and
+ * sends the first its departure (one-way too). One message after the last
+ * arrival, not two. When both arrive before either hears of the other,
+ * both sent an arrival: each then holds both and computes its own
+ * departure from them, and nothing more is sent. The manager's work is a
+ * function of the arrivals and of state that every process keeps alike
+ * (the interval records, the homes, the collected garbage), so each side
+ * concludes the same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +38,14 @@
 
 
 /* Manager state, under dsm__mu. */
+enum arrival_kind {
+  BY_REQUEST,            /* a BARRIER request: answer it */
+  LOCAL,                 /* the manager's own arrival: no request to answer */
+  PAIR_PEER,             /* the other of a pair: send it a PAIRBAR departure */
+};
 struct arrival {
   int present;
-  int local;             /* the manager's own arrival: no request to answer */
+  enum arrival_kind kind;
   dsm__reqh_t h;
   uint32_t *known;
   uint8_t *red;
@@ -39,7 +59,19 @@ static uint32_t cur_id, cur_redlen;
 static uint32_t red_type, red_op;
 static uint64_t red_count;
 
-static uint32_t own_sent;   /* own intervals already shipped to rank 0 */
+static uint32_t own_sent;   /* own intervals already shipped to the manager */
+
+/* A barrier of two (see the top). pair_gen counts the pair barriers this
+ * process entered; the peer can be one ahead, so its arrivals are kept by
+ * generation parity. Under dsm__mu. */
+#define PAIR_ARRIVE 1u
+#define PAIR_DEPART 2u
+struct pair_msg { uint8_t *p; size_t len; uint32_t gen; };
+static uint32_t pair_gen;
+static int pair_in;                 /* inside pair barrier pair_gen, its arrival sent */
+static int pair_tie;                /* complete(): both arrived alone; answer no one */
+static struct pair_msg pair_arr[2], pair_dep;
+static dsm__tp_event_t pair_ev = DSM__TP_EVENT_INIT;
 
 /* The manager's own departure, handed over without the transport. The
  * manager waits for it on an event, serving the network meanwhile, so the
@@ -84,19 +116,28 @@ static void complete(void)
   dsm__coll_depart_encode(&coll, cur_team == dsm__nprocs, 1);
   for (unsigned r = 0; r < cur_team; r++) {
     dsm__buf_t b = { 0 };
+    if (arr[r].kind == PAIR_PEER) {
+      if (pair_tie)
+        goto next;          /* it holds both arrivals too and departs by itself */
+      dsm__buf_u32(&b, PAIR_DEPART);
+      dsm__buf_u32(&b, pair_gen);
+    }
     dsm__buf_u32(&b, (uint32_t)rlen);
     dsm__buf_put(&b, acc, rlen);
     dsm__intervals_encode(&b, arr[r].known);
     dsm__push_ride_put(&b, r);
     dsm__buf_put(&b, coll.p, coll.len);
-    if (arr[r].local) {
+    if (arr[r].kind == LOCAL) {
       local_reply = b;
       local_done = 1;
       dsm__tp_event_fire(&local_ev);
+    } else if (arr[r].kind == PAIR_PEER) {
+      dsm__tp_send_owned(r, DSM__MSG_PAIRBAR, b.p, b.len);
     } else {
       dsm__tp_reply(arr[r].h, b.p, b.len);
       dsm__buf_free(&b);
     }
+  next:
     free(arr[r].known);
     free(arr[r].red);
     memset(&arr[r], 0, sizeof arr[r]);
@@ -108,9 +149,10 @@ static void complete(void)
 
 /* BARRIER request: id, team, redlen, type, op, count(u64), red bytes, known
  * vt, own interval records, the protocol's arrival part. Called with dsm__mu
- * held, from the service thread (h != NULL) or for the manager's own arrival
- * (h == NULL). */
-static void arrival(unsigned origin, const void *data, size_t len, const dsm__reqh_t *h)
+ * held, from the service thread (a request: h), for the manager's own
+ * arrival, or for a pair's peer. */
+static void arrival(unsigned origin, const void *data, size_t len, enum arrival_kind kind,
+                    const dsm__reqh_t *h)
 {
   dsm__rd_t r = dsm__rd(data, len);
   uint32_t id = dsm__rd_u32(&r), team = dsm__rd_u32(&r);
@@ -142,7 +184,7 @@ static void arrival(unsigned origin, const void *data, size_t len, const dsm__re
   struct arrival *a = &arr[origin];
   DSM__ASSERT(!a->present);
   a->present = 1;
-  a->local = h == NULL;
+  a->kind = kind;
   if (h) a->h = *h;
   a->known = known;
   a->redlen = redlen;
@@ -160,8 +202,79 @@ static void on_barrier(const dsm__msg_t *m)
 {
   dsm__reqh_t h = dsm__reqh(m);
   pthread_mutex_lock(&dsm__mu);
-  arrival(m->origin, m->data, m->len, &h);
+  arrival(m->origin, m->data, m->len, BY_REQUEST, &h);
   pthread_mutex_unlock(&dsm__mu);
+}
+
+/* DSM_TEST_PAIR_TIE=1, a test knob: never act as the last arrival, so
+ * that every pair barrier is a tie when both processes set it. */
+static int pair_test_tie(void)
+{
+  static int on = -1;
+  if (on < 0)
+    on = (int)dsm__env_long("DSM_TEST_PAIR_TIE", 0, 0, 1);
+  return on;
+}
+
+static int pair_mode(void)
+{
+  static int on = -1;
+  if (on < 0)   /* DSM_PAIR_BARRIER=0: rank 0 manages, as with more (for measuring) */
+    on = (int)dsm__env_long("DSM_PAIR_BARRIER", 1, 0, 1);
+  return on && dsm__nprocs == 2 && dsm__team == 2;
+}
+
+static void pair_keep(struct pair_msg *k, const dsm__rd_t *r, uint32_t gen)
+{
+  k->len = r->len - r->off;
+  k->p = malloc(k->len ? k->len : 1);
+  if (!k->p) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  memcpy(k->p, r->p + r->off, k->len);
+  k->gen = gen;
+}
+
+/* PAIRBAR: tag (arrive/depart), generation, then an arrival as BARRIER
+ * carries it or a departure as its reply does. Kept for the barrier's own
+ * thread, which handles it. The peer's arrival may be for the barrier we
+ * are in or the next (it left ours first); its departure only for ours,
+ * after our arrival. */
+static void on_pairbar(const dsm__msg_t *m)
+{
+  dsm__rd_t r = dsm__rd(m->data, m->len);
+  uint32_t tag = dsm__rd_u32(&r), gen = dsm__rd_u32(&r);
+  pthread_mutex_lock(&dsm__mu);
+  struct pair_msg *k = tag == PAIR_ARRIVE ? &pair_arr[gen & 1] : &pair_dep;
+  int ok = !r.bad && dsm__nprocs == 2 && m->origin != dsm__rank && !k->p &&
+           (tag == PAIR_ARRIVE ? gen - pair_gen <= 1u
+                               : tag == PAIR_DEPART && pair_in && gen == pair_gen);
+  if (!ok)
+    dsm__fatal(DSM__EXIT_FATAL, "unexpected PAIRBAR from rank %u (kind %u, barrier %u; "
+               "we are at %u)", m->origin, tag, gen, pair_gen);
+  pair_keep(k, &r, gen);
+  dsm__tp_event_fire(&pair_ev);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
+static void pair_free(struct pair_msg *k)
+{
+  free(k->p);
+  *k = (struct pair_msg){ 0 };
+}
+
+/* Our arrival b (after its 8-byte PAIRBAR head) and the peer's, both here:
+ * be the manager. Returns our departure. Under dsm__mu. */
+static dsm__buf_t pair_manage(const dsm__buf_t *b, struct pair_msg *peer, int tie)
+{
+  pair_tie = tie;
+  arrival(dsm__rank, b->p + 8, b->len - 8, LOCAL, NULL);
+  arrival(1 - dsm__rank, peer->p, peer->len, PAIR_PEER, NULL);
+  pair_tie = 0;
+  DSM__ASSERT(local_done);
+  local_done = 0;
+  dsm__buf_t out = local_reply;
+  memset(&local_reply, 0, sizeof local_reply);
+  pair_free(peer);
+  return out;
 }
 
 struct barrier_call { unsigned id; dsm__red_t *red; };
@@ -175,9 +288,19 @@ static void barrier_impl(void *arg)
     if (!rlen)
       dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", c->red->type);
   }
+  int pair = pair_mode(), last = 0;
+  unsigned peer = 1 - dsm__rank, dep_from = 0;
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
   dsm__coll_release(dsm__team);
+  if (pair) {
+    /* The peer's arrival is here: we are last, and this barrier's manager. */
+    pair_gen++;
+    last = pair_arr[pair_gen & 1].p != NULL && !pair_test_tie();
+    DSM__ASSERT(!last || pair_arr[pair_gen & 1].gen == pair_gen);
+    dsm__buf_u32(&b, PAIR_ARRIVE);
+    dsm__buf_u32(&b, pair_gen);
+  }
   dsm__buf_u32(&b, c->id);
   dsm__buf_u32(&b, dsm__team);
   dsm__buf_u32(&b, (uint32_t)rlen);
@@ -188,16 +311,54 @@ static void barrier_impl(void *arg)
   dsm__vt_encode(&b, dsm__known);
   dsm__own_intervals_encode(&b, own_sent);
   own_sent = dsm__known[dsm__rank];
-  dsm__coll_arrive_encode(&b);
+  /* Our pushes ride to the process that takes this arrival, or, if we are
+   * the manager, in the departures (complete()). */
+  dsm__coll_arrive_encode(&b, !pair ? 0 : last ? dsm__rank : peer);
+  pair_in = pair && !last;
   pthread_mutex_unlock(&dsm__mu);
 
   void *reply = NULL;
   size_t reply_len = 0;
-  if (dsm__rank == 0) {
+  if (pair) {
+    uint64_t t0 = dsm__now_ns();
+    dsm__buf_t mine = { 0 };
+    if (last) {
+      pthread_mutex_lock(&dsm__mu);
+      mine = pair_manage(&b, &pair_arr[pair_gen & 1], 0);
+      pthread_mutex_unlock(&dsm__mu);
+      DSM__STAT_INC(pair_managed);
+    } else {
+      dsm__tp_send(peer, DSM__MSG_PAIRBAR, b.p, b.len);
+      /* Either its departure (it arrived last) or its own arrival (it
+       * arrived before it heard of ours: both depart by themselves). */
+      pthread_mutex_lock(&dsm__mu);
+      struct pair_msg *pa = &pair_arr[pair_gen & 1];
+      while (!pair_dep.p && !pa->p) {
+        pthread_mutex_unlock(&dsm__mu);
+        dsm__tp_event_wait(&pair_ev);
+        pthread_mutex_lock(&dsm__mu);
+      }
+      pair_in = 0;
+      if (pair_dep.p) {
+        DSM__ASSERT(!pa->p);
+        mine.p = pair_dep.p;
+        mine.len = pair_dep.len;
+        pair_dep = (struct pair_msg){ 0 };
+        dep_from = peer;
+      } else {
+        mine = pair_manage(&b, pa, 1);
+        DSM__STAT_INC(pair_ties);
+      }
+      pthread_mutex_unlock(&dsm__mu);
+    }
+    reply = mine.p;
+    reply_len = mine.len;
+    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  } else if (dsm__rank == 0) {
     /* The manager arrives without a message and waits for the last one. */
     uint64_t t0 = dsm__now_ns();
     pthread_mutex_lock(&dsm__mu);
-    arrival(0, b.p, b.len, NULL);
+    arrival(0, b.p, b.len, LOCAL, NULL);
     while (!local_done) {
       pthread_mutex_unlock(&dsm__mu);
       dsm__tp_event_wait(&local_ev);
@@ -223,7 +384,7 @@ static void barrier_impl(void *arg)
   pthread_mutex_lock(&dsm__mu);
   if (dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
-  if (dsm__push_ride_take(0, &r) < 0 || dsm__coll_depart_pushes(&r) < 0)
+  if (dsm__push_ride_take(dep_from, &r) < 0 || dsm__coll_depart_pushes(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
   pthread_mutex_unlock(&dsm__mu);
   dsm__push_wait();
@@ -266,4 +427,5 @@ void dsm_barrier(unsigned id)
 void dsm__barrier_init(void)
 {
   dsm__tp_handle(DSM__MSG_BARRIER, on_barrier);
+  dsm__tp_handle(DSM__MSG_PAIRBAR, on_pairbar);
 }

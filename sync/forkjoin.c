@@ -389,7 +389,7 @@ static void join_impl(void *unused)
   pthread_mutex_lock(&dsm__mu);
   dsm__coll_release(dsm__team);
   dsm__buf_t mine = { 0 };
-  dsm__coll_arrive_encode(&mine);
+  dsm__coll_arrive_encode(&mine, 0);
   dsm__coll_note(0, mine.p, mine.len);
   dsm__buf_free(&mine);
   uint64_t t0 = dsm__now_ns();
@@ -517,7 +517,7 @@ int dsm_serve_forks(void)
     dsm__buf_put(&b, red_mine.p, red_mine.len);
     red_mine.len = 0;
     red_n = 0;
-    dsm__coll_arrive_encode(&b);
+    dsm__coll_arrive_encode(&b, 0);
     pthread_mutex_unlock(&dsm__mu);
     void *dep = NULL;
     size_t dep_len = 0;
