@@ -244,6 +244,24 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     }
   for (uint32_t k = 0; k < nexcl; k++)
     dsm__os_home_end(was_excl[k]);
+  /* The bytes of pages given with their data: our program's view of them
+   * is closed, and the system view's mapping of a page our program wrote
+   * was likely never touched, so they are read through the file (a first
+   * touch of a mapping is a fault on this guest), one call per run of
+   * consecutive pages (64 calls for the stencil's runs cost more than the
+   * rest of the request). */
+  static uint8_t *given;
+  for (uint32_t k = 0; k < count;) {
+    uint32_t e = k + 1;
+    if (what[k] == GIVEN_DATA) {
+      while (e < count && what[e] == GIVEN_DATA && pgs[e] == pgs[e - 1] + 1)
+        e++;
+      if (!given)
+        given = dsm__xcalloc(64, DSM__PAGE);
+      dsm__pages_read_file(pgs[k], e - k, given + (size_t)k * DSM__PAGE);
+    }
+    k = e;
+  }
   /* The reply is gathered straight from the pages (the transport copies it
    * once, into the reply it keeps for retransmission), read where their
    * mappings exist (dsm__page_current). */
@@ -264,13 +282,6 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
       continue;
     }
     if (what[k] == GIVEN_DATA) {
-      /* Our program's view of it is closed, and the system view's mapping
-       * of a page our program wrote was likely never touched: read through
-       * the file (a first touch of a mapping is a fault on this guest). */
-      static uint8_t *given;
-      if (!given)
-        given = dsm__xcalloc(64, DSM__PAGE);
-      dsm__page_read_file(pg, given + (size_t)k * DSM__PAGE);
       bufs[nb] = zeros;
       lens[nb++] = dsm__nprocs * 4;
       bufs[nb] = &kinds[DSM__PAGE_GIVEN_DATA];

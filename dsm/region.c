@@ -271,10 +271,11 @@ void dsm__pages_write_fresh(uint32_t first, uint32_t count, const uint8_t *const
       memset(dsm__page_sys(first + k), 0, DSM__PAGE);
 }
 
-void dsm__page_read_file(uint32_t pg, uint8_t *buf)
+void dsm__pages_read_file(uint32_t first, uint32_t count, uint8_t *buf)
 {
-  if (pread(memfd, buf, DSM__PAGE, (off_t)pg << DSM__PAGE_SHIFT) != DSM__PAGE)
-    memcpy(buf, dsm__page_sys(pg), DSM__PAGE);
+  size_t len = (size_t)count * DSM__PAGE;
+  if (pread(memfd, buf, len, (off_t)first << DSM__PAGE_SHIFT) != (ssize_t)len)
+    memcpy(buf, dsm__page_sys(first), len);
 }
 
 void dsm__pages_premap(uint32_t first, uint32_t count)

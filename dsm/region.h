@@ -168,9 +168,10 @@ int dsm__page_is_hole(uint32_t pg);             /* never touched here (so zero)?
  * first touches cost no kernel fault (region.c says why). */
 void dsm__pages_write_fresh(uint32_t first, uint32_t count, const uint8_t *const *data);
 void dsm__pages_premap(uint32_t first, uint32_t count);
-/* A copy of page pg's bytes read through the file, not a mapping: a page
- * whose mapping in the system view was never touched costs no fault. */
-void dsm__page_read_file(uint32_t pg, uint8_t *buf);
+/* A copy of count consecutive pages' bytes read through the file in one
+ * call, not through a mapping: a page whose mapping in the system view was
+ * never touched costs no fault. */
+void dsm__pages_read_file(uint32_t first, uint32_t count, uint8_t *buf);
 /* The process that allocated the page (its heap slice's owner; rank 0 for
  * globals and the stack): the allocator's notion, fixed for the run. */
 int dsm__page_owner(uint32_t pg);
