@@ -222,20 +222,24 @@ int dsm__page_is_hole(uint32_t pg)
    * twice) cost two system calls in all instead of two each (~2.5 us a
    * call here: 0.3 ms of every 64-page run of the stencil's first sweep).
    * A hole is asked again every time: any write through a mapping fills
-   * it. Called under dsm__mu. */
+   * it. Called under dsm__mu.
+   *
+   * The question is put as SEEK_HOLE, which answers at once for a page in
+   * a hole and walks only the run of data after a page with some (and
+   * that run is remembered). SEEK_DATA, asked first as it once was, walks
+   * a hole to its end: sort_task's master gave away its 100 MB scratch
+   * array's pages one run at a time, each first asking from the run's
+   * start through the rest of the empty array (1.3% of the job's CPU). */
   if (pg >= data_lo && pg < data_hi)
     return 0;
   off_t at = (off_t)pg << DSM__PAGE_SHIFT;
-  off_t d = lseek(memfd, at, SEEK_DATA);
-  if (d < 0)
-    return errno == ENXIO;      /* no data from here to the end */
-  if (d >= at + (off_t)DSM__PAGE)
+  off_t h = lseek(memfd, at, SEEK_HOLE);   /* the end of the file at worst */
+  if (h < 0)
+    return 0;                   /* past the end, or unknown: read it */
+  if (h == at)
     return 1;
-  off_t h = lseek(memfd, d, SEEK_HOLE);   /* the end of the file at worst */
-  if (d == at && h > at) {
-    data_lo = pg;
-    data_hi = (uint32_t)((h + DSM__PAGE - 1) >> DSM__PAGE_SHIFT);
-  }
+  data_lo = pg;
+  data_hi = (uint32_t)((h + DSM__PAGE - 1) >> DSM__PAGE_SHIFT);
   return 0;
 }
 
