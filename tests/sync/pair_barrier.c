@@ -18,7 +18,11 @@
  * Stats: with two processes, rank 0 managed most barriers of the first
  * phase and rank 1 most of the second; with DSM_TEST_PAIR_TIE=1 (the meson
  * entry) every barrier is a tie and nobody manages; with three processes,
- * or DSM_PAIR_BARRIER=0, no pair barrier happens at all.
+ * or DSM_PAIR_BARRIER=0, no pair barrier happens at all. With
+ * DSM_TEST_LAG=r:ms rank r takes ms before it applies each departure, so
+ * the other leaves every barrier first and its next arrival comes while r
+ * is still in the one before (kept for the next barrier): r arrives last
+ * and manages nearly every barrier of the third phase.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +73,9 @@ int main(int argc, char **argv)
   }
   dsm_barrier(0);
   const char *tie_env = getenv("DSM_TEST_PAIR_TIE"), *off_env = getenv("DSM_PAIR_BARRIER");
+  const char *lag_env = getenv("DSM_TEST_LAG");
   int tie = tie_env && !strcmp(tie_env, "1"), off = off_env && !strcmp(off_env, "0");
+  int lagger = lag_env && *lag_env ? atoi(lag_env) : -1;
   long e = 0;
   long managed[3], ties[3];
   for (int phase = 0; phase < 3; phase++) {
@@ -95,6 +101,8 @@ int main(int argc, char **argv)
      * two of each epoch), unless it was so slow that the other's arrival
      * had not even come in during its 5 ms: allow half. */
     CHECK((me == 0 ? managed[0] : managed[1]) >= EPOCHS / 2);
+    if (lagger == (int)me)
+      CHECK(managed[2] >= 2 * EPOCHS - EPOCHS / 4);
   }
   dsm_barrier(3);
   if (me == 0)
