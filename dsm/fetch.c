@@ -85,6 +85,17 @@ static unsigned push_bucket(uint32_t pg)
   return (pg * 2654435761u) % PUSH_BUCKETS;
 }
 
+/* The first bucket from b on whose bit is set, or PUSH_BUCKETS. */
+static unsigned push_next_used(unsigned b)
+{
+  for (unsigned w = b / 64; w < PUSH_BUCKETS / 64; w++) {
+    uint64_t bits = push_used[w] & (w == b / 64 ? ~0ull << (b % 64) : ~0ull);
+    if (bits)
+      return w * 64 + (unsigned)__builtin_ctzll(bits);
+  }
+  return PUSH_BUCKETS;
+}
+
 static struct pushed **push_slot(uint32_t pg)
 {
   struct pushed **pp = &push_tab[push_bucket(pg)];
@@ -300,9 +311,7 @@ void dsm__push_install(void)
     return;
   unsigned *unsub_n = NULL;
   dsm__buf_t *unsub = NULL;
-  for (unsigned w = 0; w < PUSH_BUCKETS / 64; w++)
-  for (uint64_t bits = push_used[w]; bits; bits &= bits - 1) {
-    unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
+  for (unsigned b = push_next_used(0); b < PUSH_BUCKETS; b = push_next_used(b + 1)) {
     for (struct pushed **pp = &push_tab[b]; *pp;) {
       struct pushed *x = *pp;
       dsm__page_t *p = dsm__page(x->pg);
@@ -344,7 +353,7 @@ void dsm__push_install(void)
       push_drop(pp);
     }
     if (!push_tab[b])
-      push_used[w] &= ~(1ull << (b % 64));
+      push_used[b / 64] &= ~(1ull << (b % 64));
   }
   if (unsub) {
     for (unsigned h = 0; h < dsm__nprocs; h++)

@@ -219,8 +219,8 @@ int dsm__page_is_hole(uint32_t pg)
    * A page with data keeps it: nothing punches holes in the file. So the
    * extent of data around a page that has some is remembered, and the
    * pages of a run a home serves (a prefetch of up to 64, each asked about
-   * twice) cost two system calls in all instead of two each (~2.5 us a
-   * call here: 0.3 ms of every 64-page run of the stencil's first sweep).
+   * twice) cost one system call in all instead of one or two each (~2.5 us
+   * a call here: 0.3 ms of every 64-page run of the stencil's first sweep).
    * A hole is asked again every time: any write through a mapping fills
    * it. Called under dsm__mu.
    *
