@@ -219,7 +219,10 @@ int dsm__push_ride_take(unsigned from, dsm__rd_t *r)
   const void *data = dsm__rd_take(r, len);
   if (r->bad)
     return -1;
-  return len ? push_take(from, data, len, NULL) : 0;
+  if (!len)
+    return 0;
+  DSM__ASSERT(from != dsm__rank);     /* nobody pushes to itself */
+  return push_take(from, data, len, NULL);
 }
 
 void dsm__push_expect(unsigned src, uint32_t seq)
