@@ -17,6 +17,7 @@
   X(datagrams_sent,     "datagrams written to the network")                  \
   X(datagrams_recv,     "datagrams read from the network")                   \
   X(retransmits,        "datagrams sent again after a timeout")              \
+  X(acks_ridden,        "ACKs of one-way messages sent inside another datagram")\
   X(reply_resends,      "deferred replies resent until acknowledged")        \
   X(dup_requests,       "duplicate requests answered from the reply cache")  \
   X(bad_datagrams,      "datagrams dropped: wrong key/MAC or malformed")     \

@@ -77,7 +77,17 @@ enum {
   F_COMPLETE = 2,   /* ACK: the whole message has arrived */
   F_TGT_REP  = 4,   /* ACK: acknowledges a reply (else a request) */
   F_ACKREQ   = 8,   /* REP: a deferred reply; acknowledge it, its sender resends until then */
+  F_ACKS     = 16,  /* REQ, REP: ACKs of one-way messages ride at the end (below) */
 };
+
+/* ACKs riding in a REQ or REP datagram (F_ACKS): after the fragment's
+ * payload, k request ids as u64, then k as a u8 (1..ACKS_RIDE), all
+ * covered by the MAC. Each says what an ACK|COMPLETE would: the one-way
+ * request of that id, sent by this datagram's receiver (its origin) to
+ * this datagram's sender, has been handled. transport_udp_acks.c says
+ * when they ride. */
+#define ACKS_RIDE    32
+#define ACK_RIDE_LEN 8
 
 struct hdr {
   uint32_t magic;
@@ -103,10 +113,13 @@ struct hdr dsm__udp_hdr_make(unsigned kind, unsigned type, unsigned flags, unsig
 /* The MAC of a header and its payload under the job key. */
 void dsm__udp_set_key(const uint8_t key[16]);
 uint64_t dsm__udp_mac(const uint8_t *hb, const void *p, size_t n);
+/* The same with riding ACKs (t, tn bytes) after the payload. */
+uint64_t dsm__udp_mac_acks(const uint8_t *hb, const void *p, size_t n, const void *t, size_t tn);
 /* The checks of a received datagram that need no state beyond the key and
- * the job size: NULL, with *h decoded, or why it must be dropped. The MAC
- * is checked before any other field is trusted. */
-const char *dsm__udp_check(const uint8_t *b, size_t len, struct hdr *h);
+ * the job size: NULL, with *h decoded and *tn the length of its riding
+ * ACKs (0 if none), or why it must be dropped. The MAC is checked before
+ * any other field is trusted. */
+const char *dsm__udp_check(const uint8_t *b, size_t len, struct hdr *h, size_t *tn);
 /* Fragment geometry of a REQ or REP: NULL or why it is wrong. */
 const char *dsm__udp_check_geometry(const struct hdr *h, size_t n);
 
@@ -296,8 +309,14 @@ void dsm__udp_poke_socket(int which);
  * serving the service socket is awake, or at a quarter of the
  * retransmission floor at the latest. */
 void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type);
-/* A datagram is going to dst: the ACKs waiting for it go too, to its
- * service socket, or to its reply socket (to_caller) ahead of a reply. */
+/* A REQ or REP datagram is going to dst with room bytes to spare: the ACKs
+ * waiting for dst of messages dst sent itself ride in it. Writes them to t
+ * (room at least ACK_RIDE_LEN * ACKS_RIDE + 1) as the wire has them and
+ * returns their length, 0 if none. */
+size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room);
+/* A datagram went to dst: the ACKs still waiting for it (those that did not
+ * ride) go too, to its service socket, or to its reply socket (to_caller)
+ * ahead of a reply. */
 void dsm__udp_acks_ride(unsigned dst, int to_caller);
 /* Send the ACKs that may go; returns the sooner of next and the time the
  * oldest of the others must go. */

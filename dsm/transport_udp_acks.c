@@ -14,9 +14,15 @@
  * So the COMPLETE of a one-way message waits here, per destination, never
  * more than a quarter of the retransmission floor (so a sender never
  * retransmits because of it). They leave
- *   - with the next datagram that goes to that peer anyway (a request, a
- *     reply, a PUSH of our own): the peer wakes once for the lot, or not at
- *     all if it is running. Those that go with a reply go just before it,
+ *   - inside the next REQ or REP datagram that goes to that peer anyway (a
+ *     request, a reply, a PUSH of our own, a PAIRBAR: dsm__udp_acks_pack,
+ *     transport_udp.h has the format), as long as the peer sent the one-way
+ *     itself and the datagram has room: no datagram of their own at all.
+ *     A barrier of two is one PAIRBAR each way, and each used to be
+ *     followed by a datagram holding the ACK of the other's last one;
+ *   - with the next datagram that goes to that peer anyway, when they do
+ *     not fit in it or were forwarded to us: the peer wakes once for the
+ *     lot, or not at all if it is running. Those that go with a reply go just before it,
  *     to the caller's reply socket, which accepts ACKs: the thread waiting
  *     there reads them with its reply. Sent to the service socket they woke
  *     the service thread of a caller that is not waiting for them: a
@@ -105,6 +111,33 @@ void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned t
   q->w[q->n++] = (struct ack_wait){ origin, type, rid };
   if (q->n == ACKS_PEER)
     send_peer(dst, 0);
+}
+
+size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room)
+{
+  if (!pa || !pa[dst].n || room < ACK_RIDE_LEN + 1)
+    return 0;
+  struct peer_acks *q = &pa[dst];
+  size_t fit = (room - 1) / ACK_RIDE_LEN;
+  unsigned k = 0, keep = 0;
+  for (unsigned i = 0; i < q->n; i++) {
+    if (q->w[i].origin == dst && k < fit && k < ACKS_RIDE) {
+      put64(t + (size_t)k * ACK_RIDE_LEN, q->w[i].rid);
+      k++;
+    } else {
+      q->w[keep++] = q->w[i];     /* forwarded to us, or no room: an ACK of its own */
+    }
+  }
+  if (!k)
+    return 0;
+  q->n = keep;
+  if (!keep) {
+    q->due = 0;
+    nwaiting--;
+  }
+  t[(size_t)k * ACK_RIDE_LEN] = (uint8_t)k;
+  DSM__STAT_ADD(acks_ridden, k);
+  return (size_t)k * ACK_RIDE_LEN + 1;
 }
 
 void dsm__udp_acks_ride(unsigned dst, int to_caller)

@@ -490,14 +490,15 @@ static int kind_fits(unsigned kind, int which)
 void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from, int which)
 {
   struct hdr h;
-  const char *why = dsm__udp_check(b, len, &h);
+  size_t tn;
+  const char *why = dsm__udp_check(b, len, &h, &tn);
   if (!why && !kind_fits(h.kind, which))
     why = which == REPLY ? "a request on the reply socket" : "a reply on the service socket";
   if (why) {
     bad(why, from);
     return;
   }
-  size_t n = len - HDR_LEN - MAC_LEN;
+  size_t n = len - HDR_LEN - MAC_LEN - tn;
   const uint8_t *p = b + HDR_LEN;
   struct peer *pe = &U.peers[h.src];
   if (!pe->known || pe->addr.sin_addr.s_addr != from->sin_addr.s_addr ||
@@ -519,6 +520,12 @@ void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from
   pe->last_heard = now;
   U.last_recv = now;
   DSM__STAT_INC(datagrams_recv);
+  /* Riding ACKs first: each as if it had come in an ACK of its own. */
+  for (size_t at = 0; at + 1 < tn; at += ACK_RIDE_LEN) {
+    struct hdr a = { .magic = MAGIC, .kind = K_ACK, .type = h.type, .flags = F_COMPLETE,
+                     .src = h.src, .dst = U.self, .origin = U.self, .rid = get64(p + n + at) };
+    dsm__udp_on_ack(&a, NULL, 0);
+  }
   switch (h.kind) {
   case K_REQ:
   case K_PROBE:   on_request(&h, p, n); break;

@@ -178,19 +178,30 @@ void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *
     return;   /* bootstrap: nowhere to send yet; the sender's timer retries */
   /* ACKs held for the caller of a reply go before it, to the same socket
    * (transport_udp_acks.c). */
+  /* Those of messages the peer sent itself ride in the datagram, if it is
+   * a REQ or a REP with room for them within the peer's fragment size:
+   * an ACK of its own is a datagram more for both kernels and often a
+   * wake-up (transport_udp_acks.c). */
+  uint8_t tb[ACK_RIDE_LEN * ACKS_RIDE + 1];
+  size_t tn = 0;
+  struct hdr hh = *h;
+  if ((h->kind == K_REQ || h->kind == K_REP) && n < pe->fsz)
+    tn = dsm__udp_acks_pack(dst, tb, pe->fsz - n);
+  if (tn)
+    hh.flags |= F_ACKS;
   if (h->kind == K_REP && to == REPLY)
     dsm__udp_acks_ride(dst, 1);
   uint8_t hb[HDR_LEN], mb[MAC_LEN];
-  dsm__udp_hdr_put(hb, h);
-  put64(mb, dsm__udp_mac(hb, p, n));
+  dsm__udp_hdr_put(hb, &hh);
+  put64(mb, dsm__udp_mac_acks(hb, p, n, tb, tn));
   DSM__STAT_INC(datagrams_sent);
   if (retrans)
     DSM__STAT_INC(retransmits);
   if (lose())
     return;
-  struct iovec iov[3] = { { hb, HDR_LEN }, { (void *)p, n }, { mb, MAC_LEN } };
+  struct iovec iov[4] = { { hb, HDR_LEN }, { (void *)p, n }, { tb, tn }, { mb, MAC_LEN } };
   struct sockaddr_in *a = to == REPLY ? &pe->raddr : &pe->addr;
-  struct msghdr mh = { .msg_name = a, .msg_namelen = sizeof *a, .msg_iov = iov, .msg_iovlen = 3 };
+  struct msghdr mh = { .msg_name = a, .msg_namelen = sizeof *a, .msg_iov = iov, .msg_iovlen = 4 };
   /* A full socket buffer or a transient error is a lost datagram; the
    * retransmission machinery recovers from it like from any other loss.
    * Everything leaves through the service socket, whose address is the one

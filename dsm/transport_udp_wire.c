@@ -49,11 +49,20 @@ void dsm__udp_set_key(const uint8_t key[16])
  * per 8 bytes instead of two SipHash rounds. */
 uint64_t dsm__udp_mac(const uint8_t *hb, const void *p, size_t n)
 {
+  return dsm__udp_mac_acks(hb, p, n, NULL, 0);
+}
+
+/* Riding ACKs are hashed as they are after all of that: the header's
+ * F_ACKS and the count in the last byte say where the payload ends. */
+uint64_t dsm__udp_mac_acks(const uint8_t *hb, const void *p, size_t n, const void *t, size_t tn)
+{
   dsm__sip_t s;
   dsm__sip_init(&s, U.key);
   dsm__sip_update(&s, hb, HDR_LEN);
   if (n < DSM__NH_BLOCK) {
     dsm__sip_update(&s, p, n);
+    if (tn)
+      dsm__sip_update(&s, t, tn);
     return dsm__sip_final(&s);
   }
   const uint8_t *b = p;
@@ -70,17 +79,31 @@ uint64_t dsm__udp_mac(const uint8_t *hb, const void *p, size_t n)
   dsm__sip_update(&s, b + whole, n - whole);
   put64(len, n);
   dsm__sip_update(&s, len, sizeof len);
+  if (tn)
+    dsm__sip_update(&s, t, tn);
   return dsm__sip_final(&s);
 }
 
-const char *dsm__udp_check(const uint8_t *b, size_t len, struct hdr *h)
+const char *dsm__udp_check(const uint8_t *b, size_t len, struct hdr *h, size_t *tn)
 {
+  *tn = 0;
   if (len < HDR_LEN + MAC_LEN)
     return "too short";
   dsm__udp_hdr_get(b, h);
   if (h->magic != MAGIC)
     return "bad magic";
-  if (dsm__udp_mac(b, b + HDR_LEN, len - HDR_LEN - MAC_LEN) != get64(b + len - MAC_LEN))
+  size_t body = len - HDR_LEN - MAC_LEN;
+  if (h->flags & F_ACKS) {
+    /* Where the riding ACKs begin is read before the MAC vouches for it;
+     * a wrong count fails the MAC like any other flipped byte. */
+    unsigned k = body ? b[len - MAC_LEN - 1] : 0;
+    if ((h->kind != K_REQ && h->kind != K_REP) || k == 0 || k > ACKS_RIDE ||
+        body < (size_t)k * ACK_RIDE_LEN + 1)
+      return "bad riding ACKs";
+    *tn = (size_t)k * ACK_RIDE_LEN + 1;
+  }
+  if (dsm__udp_mac_acks(b, b + HDR_LEN, body - *tn, b + HDR_LEN + body - *tn, *tn) !=
+      get64(b + len - MAC_LEN))
     return "MAC check failed (another job, or corrupt)";
   if (h->kind == 0 || h->kind >= K_END || h->type == DSM__MSG_NONE || h->type >= DSM__MSG_COUNT ||
       h->src >= U.nprocs || h->src == U.self || h->dst != U.self || h->origin >= U.nprocs)

@@ -19,6 +19,10 @@
  *   abort      rank 1 fails; the others must stop on its ABORT (exit 75)
  *   acks       one-ways whose ACKs wait at the receiver (DSM_ACK_DELAY_US
  *              above the retransmission floor): never retransmitted
+ *   ride       ranks 0 and 1 bat one-ways back and forth: each carries the
+ *              ACK of the one it answers (acks_ridden), so a rally of n
+ *              costs about n datagrams a side, not 2n; exactly once
+ *              under DSM_LOSS too
  *   deferred   calls answered 150 ms later by another thread, under DSM_LOSS:
  *              the origin, told PENDING, backs off, so the replier must
  *              resend a lost deferred reply itself (reply_resends > 0)
@@ -58,6 +62,7 @@ enum {
   T_ONEWAY = DSM__MSG_SEMA,
   T_WAITN = DSM__MSG_UNSUB,
   T_SINK = DSM__MSG_FREE,
+  T_BALL = DSM__MSG_PUSH,
 };
 
 static uint8_t pattern(size_t i, unsigned seed)
@@ -465,6 +470,71 @@ static void mode_acks(long n)
       CHECK_EQ(oneway_n[o], 21 * n);
 }
 
+/* BALL: a one-way carrying its number in the rally; the handler checks
+ * the order (exactly once, in order) and wakes the main thread. */
+static pthread_mutex_t ball_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ball_cv = PTHREAD_COND_INITIALIZER;
+static uint64_t balls;
+static void on_ball(const dsm__msg_t *m)
+{
+  uint64_t seq;
+  CHECK(m->len == 8);
+  memcpy(&seq, m->data, 8);
+  pthread_mutex_lock(&ball_mu);
+  CHECK_EQ(seq, balls);
+  balls++;
+  pthread_cond_signal(&ball_cv);
+  pthread_mutex_unlock(&ball_mu);
+}
+
+static void wait_balls(uint64_t n)
+{
+  pthread_mutex_lock(&ball_mu);
+  while (balls < n)
+    pthread_cond_wait(&ball_cv, &ball_mu);
+  pthread_mutex_unlock(&ball_mu);
+}
+
+/* ACKs riding inside datagrams (dsm/transport_udp_acks.c): rank 0 sends
+ * one-way ball i, rank 1 answers with its ball i, and so on. Each ball's
+ * ACK waits at its receiver (500 us by default) and leaves inside the
+ * answering ball: without that, every ball would be followed by an ACK
+ * datagram of its own. Checked: the handler saw every ball once and in
+ * order; every ball after the first carried the ACK of the one it answered;
+ * without loss, the rally took at most n + n/10 datagrams from each side
+ * (ACKs left alone would make it 2n). */
+static void mode_ride(long n)
+{
+  CHECK(np >= 2);
+  if (me < 2) {
+    unsigned peer = 1 - me;
+    uint64_t d0 = dsm__stats.stat_datagrams_sent, r0 = dsm__stats.stat_acks_ridden;
+    for (uint64_t i = 0; i < (uint64_t)n; i++) {
+      if (me == 1)
+        wait_balls(i + 1);
+      dsm__tp_send(peer, T_BALL, &i, sizeof i);
+      if (me == 0)
+        wait_balls(i + 1);
+    }
+    uint64_t dgrams = dsm__stats.stat_datagrams_sent - d0,
+             ridden = dsm__stats.stat_acks_ridden - r0;
+    fprintf(stderr, "rank %u: a rally of %ld one-ways: %llu datagrams sent, %llu ACKs ridden, "
+            "%llu retransmits\n", me, n, (unsigned long long)dgrams,
+            (unsigned long long)ridden, (unsigned long long)dsm__stats.stat_retransmits);
+    const char *loss = getenv("DSM_LOSS");
+    if (!loss || atof(loss) == 0) {
+      CHECK(ridden >= (uint64_t)n - 1);
+      CHECK(dgrams <= (uint64_t)n + (uint64_t)n / 10);
+    } else {
+      CHECK(ridden > 0);
+    }
+  }
+  barrier();
+  pthread_mutex_lock(&ball_mu);
+  CHECK_EQ(balls, me < 2 ? n : 0);
+  pthread_mutex_unlock(&ball_mu);
+}
+
 static void mode_deferred(long n)
 {
   CHECK(np >= 2);
@@ -626,7 +696,7 @@ static void mode_abort(long n)
 int main(int argc, char **argv)
 {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|acks|deferred|bench|abort [n]\n", argv[0]);
+    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|acks|ride|deferred|bench|abort [n]\n", argv[0]);
     return 2;
   }
   me = (unsigned)dsm__env_long("DSM_RANK", 0, 0, 65535);
@@ -649,6 +719,7 @@ int main(int argc, char **argv)
   dsm__tp_handle(T_ONEWAY, on_oneway);
   dsm__tp_handle(T_WAITN, on_waitn);
   dsm__tp_handle(T_SINK, on_sink);
+  dsm__tp_handle(T_BALL, on_ball);
   sink_buf = calloc(1, 8u << 20);
   dsm__tp_init(me, np);
   barrier();
@@ -664,6 +735,7 @@ int main(int argc, char **argv)
   else if (!strcmp(mode, "abort")) mode_abort(n);
   else if (!strcmp(mode, "deferred")) mode_deferred(n);
   else if (!strcmp(mode, "acks")) mode_acks(n);
+  else if (!strcmp(mode, "ride")) mode_ride(n);
   else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
   dsm__tp_shutdown();
   fprintf(stderr, "rank %u: %s ok (datagrams sent %llu, retransmits %llu, dups %llu, bad %llu)\n",
