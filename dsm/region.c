@@ -202,45 +202,68 @@ int dsm__page_is_zero(const void *page)
   return 1;
 }
 
-/* The last run of pages the file said holds data: [data_lo, data_hi). */
-static uint32_t data_lo, data_hi;
+/* Which pages of the window [res_lo, res_lo + RES_WIN) mincore found in
+ * memory (bit k: page res_lo + k). */
+#define RES_WIN 64
+static uint32_t res_lo = UINT32_MAX;
+static uint64_t res_in;
 
 int dsm__page_is_hole(uint32_t pg)
 {
   /* Nothing in this process ever touched the page: the file has a hole
    * there, which reads as zeros and has no memory behind it yet. Asking
-   * the file is one system call; reading the page to see its zeros is a
+   * the kernel is one system call; reading the page to see its zeros is a
    * page fault that allocates it (tens of microseconds on a paravirtualised
    * guest: fft3d's master served 12,000 such pages of its arrays' far
    * halves at the start) and keeps memory that nobody here needs. A page
-   * swapped out counts as data. The file's offset is used by nothing else,
-   * so moving it here is harmless.
+   * swapped out counts as data. Called under dsm__mu.
    *
-   * A page with data keeps it: nothing punches holes in the file. So the
-   * extent of data around a page that has some is remembered, and the
-   * pages of a run a home serves (a prefetch of up to 64, each asked about
-   * twice) cost one system call in all instead of one or two each (~2.5 us
-   * a call here: 0.3 ms of every 64-page run of the stencil's first sweep).
-   * A hole is asked again every time: any write through a mapping fills
-   * it. Called under dsm__mu.
+   * First mincore, on the system view (a shared mapping of the file, so
+   * it reports the file's pages whether or not this mapping ever touched
+   * them): a page in memory holds data, at the cost of one page-table
+   * lookup. It answers for a window of pages at once, and a page with data
+   * keeps it (nothing punches holes in the file), so the pages of a run a
+   * home serves (a prefetch of up to 64, each asked about twice) cost one
+   * call in all; a page of the window that was not in memory is asked
+   * again alone (a walk through a hole's 64 pages at every question cost
+   * sort_task's rank 1 more than the file's walks had). Only a page not in
+   * memory is asked of the file, as
+   * SEEK_HOLE, which answers at once for a page in a hole; only a page
+   * swapped out walks the file's run of data after it.
    *
-   * The question is put as SEEK_HOLE, which answers at once for a page in
-   * a hole and walks only the run of data after a page with some (and
-   * that run is remembered). SEEK_DATA, asked first as it once was, walks
-   * a hole to its end: sort_task's master gave away its 100 MB scratch
-   * array's pages one run at a time, each first asking from the run's
-   * start through the rest of the empty array (1.3% of the job's CPU). */
-  if (pg >= data_lo && pg < data_hi)
-    return 0;
+   * The file alone walked: SEEK_DATA walks a hole to its end (sort_task's
+   * master gave away its 100 MB scratch array one run at a time, each
+   * asking through the rest of the empty array), SEEK_HOLE a run of data
+   * to its end (the same master serving pages of its 100 MB input: the
+   * service thread spent most of the time of its slowest answers in the
+   * kernel's walk, 457 of 835 samples). */
+  unsigned char v[RES_WIN];
+  if (pg - res_lo < RES_WIN) {
+    /* In the window: a page in memory then has data now; one that was not
+     * may have been written since, and is asked again alone. */
+    uint64_t bit = (uint64_t)1 << (pg - res_lo);
+    if (res_in & bit)
+      return 0;
+    if (mincore(dsm__page_sys(pg), DSM__PAGE, v) == 0 && (v[0] & 1)) {
+      res_in |= bit;
+      return 0;
+    }
+  } else {
+    uint32_t n = dsm__npages - pg < RES_WIN ? dsm__npages - pg : RES_WIN;
+    if (mincore(dsm__page_sys(pg), (size_t)n << DSM__PAGE_SHIFT, v) == 0) {
+      res_lo = pg;
+      res_in = 0;
+      for (uint32_t k = 0; k < n; k++)
+        res_in |= (uint64_t)(v[k] & 1) << k;
+      if (res_in & 1)
+        return 0;
+    }
+  }
   off_t at = (off_t)pg << DSM__PAGE_SHIFT;
   off_t h = lseek(memfd, at, SEEK_HOLE);   /* the end of the file at worst */
   if (h < 0)
     return 0;                   /* past the end, or unknown: read it */
-  if (h == at)
-    return 1;
-  data_lo = pg;
-  data_hi = (uint32_t)((h + DSM__PAGE - 1) >> DSM__PAGE_SHIFT);
-  return 0;
+  return h == at;
 }
 
 /* ---- fresh memory ------------------------------------------------------------------ */
