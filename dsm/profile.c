@@ -190,10 +190,27 @@ void dsm__prof_home_wrote_impl(uint32_t pg, uint32_t epoch, const void *twin, co
   uint64_t *bits = cover_of(pp, dsm__rank, epoch);
   if (!bits)
     return;
+  /* A word at a time: a byte loop with a branch per byte took most of the
+   * time of a profiled sort_task's releases (82% of one rank's samples
+   * while it released a stolen task's pages), and slowed the job it
+   * measured by a quarter. Each differing word's bytes are folded to one
+   * bit each (bit k of the byte mask: byte k of the word, as the word was
+   * loaded little-endian). */
+  _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte k is bits 8k..8k+7");
   const uint8_t *a = twin, *b = page;
-  for (unsigned i = 0; i < DSM__PAGE; i++)
-    if (a[i] != b[i])
-      bits[i / 64] |= 1ull << (i % 64);
+  for (unsigned i = 0; i < DSM__PAGE; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    x ^= y;
+    if (!x)
+      continue;
+    x |= x >> 4;
+    x |= x >> 2;
+    x |= x >> 1;
+    x &= 0x0101010101010101ull;
+    bits[i / 64] |= ((x * 0x0102040810204080ull) >> 56) << (i % 64);
+  }
 }
 
 /* ---- timeline and allocations ------------------------------------------------------- */
