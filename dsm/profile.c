@@ -28,6 +28,7 @@
 #include "diff.h"
 #include "dsm_internal.h"
 #include "profile.h"
+#include "transport.h"
 #include "region.h"
 
 int dsm__prof_on;
@@ -71,9 +72,40 @@ static struct span *spans;
 static size_t nspans, spans_cap, spans_dropped;
 static struct alloc_rec *allocs;
 static size_t nallocs, allocs_cap;
+
+/* The message timeline: every message sent or taken in (transport.h's
+ * hook), with the time and the thread. Slots are claimed with an atomic
+ * counter: the hook runs under the transport's lock, on any thread. */
+struct msg_rec {
+  uint64_t t, rid;
+  uint32_t len, peer, origin;
+  uint8_t dir, kind, type, svc;
+  uint8_t ready;           /* written: set last (release), read first (acquire) */
+};
+static struct msg_rec *msgs;
+static size_t msgs_cap, nmsgs_claimed;
 static pthread_mutex_t rec_mu = PTHREAD_MUTEX_INITIALIZER;   /* spans and allocs */
 
 static uint64_t rank_bit(unsigned r) { return 1ull << (r < 63 ? r : 63); }
+
+static void prof_msg(int dir, int kind, unsigned type, unsigned peer, unsigned origin,
+                     uint64_t rid, size_t len, int on_svc)
+{
+  size_t i = __atomic_fetch_add(&nmsgs_claimed, 1, __ATOMIC_RELAXED);
+  if (i >= msgs_cap)
+    return;
+  struct msg_rec *m = &msgs[i];
+  m->t = dsm__now_ns();
+  m->rid = rid;
+  m->len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+  m->peer = peer;
+  m->origin = origin;
+  m->dir = (uint8_t)dir;
+  m->kind = (uint8_t)kind;
+  m->type = (uint8_t)type;
+  m->svc = (uint8_t)on_svc;
+  __atomic_store_n(&m->ready, 1, __ATOMIC_RELEASE);
+}
 
 void dsm__prof_init(void)
 {
@@ -88,6 +120,12 @@ void dsm__prof_init(void)
 #if defined(__SANITIZE_ADDRESS__)
   __lsan_register_root_region(pages, (size_t)dsm__npages * sizeof *pages);
 #endif
+  msgs_cap = (size_t)dsm__env_long("DSM_PROFILE_MSGS", 262144, 0, 1 << 26);
+  msgs = msgs_cap ? calloc(msgs_cap, sizeof *msgs) : NULL;
+  if (msgs_cap && !msgs)
+    dsm__fatal(DSM__EXIT_FATAL, "DSM_PROFILE: out of memory for %zu messages", msgs_cap);
+  if (msgs_cap)
+    __atomic_store_n(&dsm__tp_msg_hook, prof_msg, __ATOMIC_RELAXED);
   spans_cap = (size_t)dsm__env_long("DSM_PROFILE_SPANS", 262144, 0, 1 << 26);
   spans = spans_cap ? malloc(spans_cap * sizeof *spans) : NULL;
   if (spans_cap && !spans)
@@ -280,6 +318,11 @@ void dsm__prof_write(void)
   fprintf(f, "{\"format\": \"ompdsm-profile-1\", \"rank\": %u, \"nprocs\": %u, \"page_size\": %u,"
           " \"exe\": ", dsm__rank, dsm__nprocs, DSM__PAGE);
   put_string(f, exe);
+  /* The host: message times from different hosts' clocks do not compare. */
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  fputs(", \"host\": ", f);
+  put_string(f, host);
   fprintf(f, ",\n \"segments\": [");
   for (unsigned i = 0; i < dsm__nsegs; i++)
     fprintf(f, "%s{\"name\": \"%s\", \"base\": %lu, \"size\": %zu, \"first_page\": %u}",
@@ -318,6 +361,23 @@ void dsm__prof_write(void)
     first = 0;
   }
   pthread_mutex_unlock(&dsm__mu);
+  /* Messages: [t_us, dir, kind, type, peer, origin, rid, bytes, on the
+   * service thread]. The hook stops recording before the file is written:
+   * what comes after is shutdown. */
+  __atomic_store_n(&dsm__tp_msg_hook, NULL, __ATOMIC_RELAXED);
+  size_t claimed = __atomic_load_n(&nmsgs_claimed, __ATOMIC_RELAXED);
+  size_t nm = claimed < msgs_cap ? claimed : msgs_cap;
+  fprintf(f, "],\n \"msgs_dropped\": %zu, \"msgs\": [", claimed - nm);
+  int firstm = 1;
+  for (size_t i = 0; i < nm; i++) {
+    const struct msg_rec *m = &msgs[i];
+    if (!__atomic_load_n(&m->ready, __ATOMIC_ACQUIRE))
+      continue;                   /* still being written: a message of the shutdown */
+    fprintf(f, "%s\n  [%.3f, %u, %u, \"%s\", %u, %u, %llu, %u, %u]", firstm ? "" : ",",
+            m->t / 1e3, m->dir, m->kind, dsm__msg_name(m->type), m->peer, m->origin,
+            (unsigned long long)m->rid, m->len, m->svc);
+    firstm = 0;
+  }
   fprintf(f, "],\n \"spans_dropped\": %zu, \"spans\": [", spans_dropped);
   for (size_t i = 0; i < nspans; i++)
     fprintf(f, "%s\n  [\"%s\", %.3f, %.3f, %llu]", i ? "," : "", spans[i].name,

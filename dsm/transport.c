@@ -55,6 +55,8 @@ void dsm__tp_handle(unsigned type, dsm__handler_t fn)
 }
 
 void (*dsm__tp_first_use)(void);
+void (*dsm__tp_msg_hook)(int dir, int kind, unsigned type, unsigned peer, unsigned origin,
+                         uint64_t rid, size_t len, int on_svc);
 
 static inline void first_use(void)
 {

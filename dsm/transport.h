@@ -144,6 +144,19 @@ void     dsm__tp_send_owned(unsigned dst, unsigned type, void *data, size_t len)
  * wait, so they do not call it. */
 extern void (*dsm__tp_first_use)(void);
 
+/* Called, when set, for every message this process sends (dir 1: a
+ * request or one-way as it leaves, a reply as it is given, a request as
+ * it is forwarded) or takes in (dir 0: a request or one-way as its handler
+ * starts, a reply as its call completes). kind: 0 request, 1 one-way, 2
+ * reply; peer: where it goes or the rank it came from; (origin, rid) name
+ * the request, and its reply; on_svc: on the service thread. Under the
+ * transport's lock, on whichever thread does it: it must be short and take
+ * no other lock of ours. Set and cleared with atomic stores. The
+ * profiler's message timeline (profile.c); the UDP backend calls it. */
+enum { DSM__TP_MSG_REQ, DSM__TP_MSG_ONEWAY, DSM__TP_MSG_REP };
+extern void (*dsm__tp_msg_hook)(int dir, int kind, unsigned type, unsigned peer,
+                                unsigned origin, uint64_t rid, size_t len, int on_svc);
+
 /* Answer a request (from the handler or later, from any thread). The payload
  * is copied. Answering twice is a bug and aborts. */
 void     dsm__tp_reply(dsm__reqh_t h, const void *data, size_t len);

@@ -535,6 +535,7 @@ void dsm__udp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens,
     dsm__tp_cache_keep(cache, e, payload, len);
     if (h.origin != U.self)
       DSM__STAT_MSG(sent, h.type, len);
+    dsm__udp_msg(1, DSM__TP_MSG_REP, h.type, h.origin, h.origin, h.rid, len);
     dsm__udp_reply_transmit(e);
     if (h.origin == U.self)
       dsm__tp_cache_drop_payload(cache, e);   /* no duplicates without a network */
@@ -561,6 +562,7 @@ void dsm__udp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len)
   dsm__tp_cache_keep(cache, e, payload, len);
   if (dst != U.self)
     DSM__STAT_MSG(sent, h.type, len);
+  dsm__udp_msg(1, DSM__TP_MSG_REQ, h.type, dst, h.origin, h.rid, len);
   dsm__udp_forward_transmit(e, 0);
   dsm__tp_cache_enforce_cap(cache);
   pthread_mutex_unlock(&U.core.mu);

@@ -387,4 +387,15 @@ extern struct dsm__udp dsm__udp;
 /* Short for the one instance, in the backend's own files. */
 #define U dsm__udp
 
+/* The message hook (transport.h), if set. */
+static inline void dsm__udp_msg(int dir, int kind, unsigned type, unsigned peer, unsigned origin,
+                                uint64_t rid, size_t len)
+{
+  void (*hook)(int, int, unsigned, unsigned, unsigned, uint64_t, size_t, int) =
+    __atomic_load_n(&dsm__tp_msg_hook, __ATOMIC_RELAXED);
+  if (__builtin_expect(hook != NULL, 0))
+    hook(dir, kind, type, peer, origin, rid, len,
+         U.core.svc_running && pthread_equal(pthread_self(), U.core.svc));
+}
+
 #endif

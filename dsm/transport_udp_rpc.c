@@ -117,6 +117,7 @@ void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void
     DSM__STAT_MSG(sent, type, len);
     DSM__STAT_REQ(type);
   }
+  dsm__udp_msg(1, DSM__TP_MSG_REQ, type, dst, U.self, c->c.rid, len);
   if (dst == U.self && inline_self)
     dsm__udp_timer_set(x, c->t_sent + x->rto);   /* the caller runs it: dsm__udp_call_inline */
   else
@@ -130,6 +131,7 @@ void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t
     dsm__udp_local_enqueue(U.self, U.self, type, rid, 1, 0, data, len);
     free(data);
   } else {
+    dsm__udp_msg(1, DSM__TP_MSG_ONEWAY, type, dst, U.self, rid, len);
     struct xfer *x = dsm__udp_xfer_new(dst, K_REQ, type, F_ONEWAY, U.self, rid, data, len);
     x->owned = data;
     dsm__udp_own_add(x);
@@ -258,6 +260,7 @@ static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid,
     e = dsm__tp_cache_add(cache, origin, rid, type, from, oneway);
   }
   e->hops = hops;
+  dsm__udp_msg(0, oneway ? DSM__TP_MSG_ONEWAY : DSM__TP_MSG_REQ, type, from, origin, rid, len);
   dsm__tp_run_handler(&U.core, origin, from, type, rid, data, len, keep);
   if (oneway) {
     e = dsm__tp_cache_find(cache, origin, rid);
@@ -428,6 +431,7 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
     if (!c->retransmitted && h->src == c->c.dst && h->low < now - c->t_sent)
       dsm__udp_peer_sample(c->c.dst, now - c->t_sent - h->low);
     DSM__STAT_MSG(recv, c->c.type, n);
+    dsm__udp_msg(0, DSM__TP_MSG_REP, c->c.type, h->src, U.self, h->rid, n);
     dsm__udp_call_complete(c, dsm__tp_dup(p, n), n);
     return;
   }
@@ -449,6 +453,7 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
   uint8_t *buf = c->part->buf;
   c->part->buf = NULL;
   DSM__STAT_MSG(recv, c->c.type, h->total);
+  dsm__udp_msg(0, DSM__TP_MSG_REP, c->c.type, h->src, U.self, h->rid, h->total);
   dsm__udp_call_complete(c, buf, h->total);
 }
 

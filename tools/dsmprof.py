@@ -218,20 +218,97 @@ def sync_waits(parts):
     return out
 
 
+KINDS = ("request", "one-way", "reply")
+
+
+def msg_pairs(parts):
+    """Each message matched with its taking-in: a list of (type, kind, src, dst,
+    t_sent_us, t_in_us, bytes, taken_on_service_thread, sent_rec, in_rec).
+    A request or one-way is keyed by (origin, rid) and where it went (a
+    forwarded one leaves twice); a reply by (origin, rid) alone."""
+    sent = {}
+    for d in parts:
+        r = d["rank"]
+        for m in d.get("msgs", []):
+            t, dirn, kind, typ, peer, origin, rid, nbytes, svc = m
+            if dirn == 1 and peer != r:
+                key = (origin, rid, kind == 2, peer if kind != 2 else origin)
+                sent[key] = (r, t, m)
+    out = []
+    for d in parts:
+        r = d["rank"]
+        for m in d.get("msgs", []):
+            t, dirn, kind, typ, peer, origin, rid, nbytes, svc = m
+            if dirn != 0 or peer == r:
+                continue
+            s = sent.get((origin, rid, kind == 2, r if kind != 2 else origin))
+            if s and s[0] == peer:
+                out.append((typ, kind, peer, r, s[1], t, nbytes, svc, s[2], m))
+    return out
+
+
+def one_host(parts):
+    hosts = {d.get("host") for d in parts}
+    return len(hosts) == 1 and None not in hosts
+
+
+def msg_latencies(pairs):
+    """(type, kind) -> latencies in us (sent to taken in), sorted; and how
+    many were taken in on the service thread."""
+    lat, svc = {}, {}
+    for typ, kind, src, dst, t0, t1, nbytes, on_svc, _, _ in pairs:
+        lat.setdefault((typ, kind), []).append(t1 - t0)
+        svc[(typ, kind)] = svc.get((typ, kind), 0) + on_svc
+    for v in lat.values():
+        v.sort()
+    return lat, svc
+
+
 def write_trace(parts, path):
     events = []
     for d in parts:
         r = d["rank"]
         events.append({"name": "process_name", "ph": "M", "pid": r, "tid": 0,
                        "args": {"name": f"rank {r}"}})
+        events.append({"name": "thread_name", "ph": "M", "pid": r, "tid": 0,
+                       "args": {"name": "application"}})
+        if d.get("msgs"):
+            events.append({"name": "thread_name", "ph": "M", "pid": r, "tid": 1,
+                           "args": {"name": "service"}})
         for s in d["spans"]:
             e = {"name": s[0], "cat": "dsm", "ph": "X", "ts": s[1], "dur": s[2],
                  "pid": r, "tid": 0}
             if len(s) > 3 and s[3]:
                 e["args"] = {"address": hex(s[3])} if s[0] == "fault" else {"id": s[3]}
             events.append(e)
+    # Messages: a mark where each left and where it was taken in (on the
+    # thread that did it), and an arrow between the two (a flow event) when
+    # both ends are in the profile and the clocks compare (one host).
+    for d in parts:
+        r = d["rank"]
+        for m in d.get("msgs", []):
+            t, dirn, kind, typ, peer, origin, rid, nbytes, svc = m
+            if peer == r:
+                continue
+            what = f"{typ} {KINDS[kind] if kind < 3 else kind}"
+            events.append({"name": ("sent " if dirn else "in ") + what, "cat": "msg", "ph": "X",
+                           "ts": t, "dur": 1, "pid": r, "tid": svc,
+                           "args": {"peer": peer, "origin": origin, "rid": rid,
+                                    "bytes": nbytes}})
+    if one_host(parts):
+        for i, p in enumerate(msg_pairs(parts)):
+            typ, kind, src, dst, t0, t1, nbytes, svc, sm, _ = p
+            name = f"{typ} {KINDS[kind] if kind < 3 else kind}"
+            events.append({"name": name, "cat": "msg", "ph": "s", "id": i + 1, "ts": t0,
+                           "pid": src, "tid": sm[8]})
+            events.append({"name": name, "cat": "msg", "ph": "f", "bp": "e", "id": i + 1,
+                           "ts": t1, "pid": dst, "tid": svc})
     with open(path, "w") as f:
         json.dump({"traceEvents": events, "displayTimeUnit": "ms"}, f)
+    mdropped = sum(d.get("msgs_dropped", 0) for d in parts)
+    if mdropped:
+        print(f"{PROG}: warning: {mdropped} messages were not recorded (DSM_PROFILE_MSGS)",
+              file=sys.stderr)
     dropped = sum(d.get("spans_dropped", 0) for d in parts)
     if dropped:
         print(f"{PROG}: warning: {dropped} spans were dropped (DSM_PROFILE_SPANS)",
@@ -342,6 +419,21 @@ def main():
     for r in sorted(w):
         print(f"  {r:>4} " + "".join(f"{w[r].get(k, 0.0):>12.1f}" for k in kinds))
 
+    lat = {}
+    if any(d.get("msgs") for d in parts):
+        print("\nmessages, from sent to taken in by its handler (a request or one-way) or by "
+              "its caller (a reply), us:")
+        if not one_host(parts):
+            print("  the ranks ran on different hosts, whose clocks do not compare: not shown")
+        else:
+            lat, on_svc = msg_latencies(msg_pairs(parts))
+            print(f"  {'message':<22} {'count':>7} {'median':>9} {'p90':>9} {'p99':>9} "
+                  f"{'max':>9}  on the service thread")
+            for (typ, kind), v in sorted(lat.items(), key=lambda kv: -sum(kv[1])):
+                q = lambda f: v[min(len(v) - 1, int(f * len(v)))]
+                name = f"{typ} {KINDS[kind] if kind < 3 else kind}"
+                print(f"  {name:<22} {len(v):>7} {q(0.5):>9.1f} {q(0.9):>9.1f} {q(0.99):>9.1f} "
+                      f"{v[-1]:>9.1f}  {100.0 * on_svc[(typ, kind)] / len(v):.0f}%")
     trace = a.trace or a.profile + ".trace.json"
     write_trace(parts, trace)
     print(f"\ntimeline: {trace} (open in https://ui.perfetto.dev)")
@@ -356,7 +448,10 @@ def main():
                              for k, v in ranked],
                "waits_ms": {str(r): w[r] for r in w},
                "sync_waits": [{"kind": k, "id": i, "ms": ms, "waits": c}
-                              for (k, i), (ms, c) in sw]}
+                              for (k, i), (ms, c) in sw],
+               "messages": [{"type": t, "kind": KINDS[k] if k < 3 else k, "count": len(v),
+                             "median_us": v[len(v) // 2], "max_us": v[-1]}
+                            for (t, k), v in sorted(lat.items())]}
         with open(a.json, "w") as f:
             json.dump(rep, f, indent=1)
     return 0

@@ -2,7 +2,9 @@
 """check_profile.py DSMRUN DSMPROF PROG NPROCS: the sharing profiler on
 known patterns (sharing.c) must name fs_slots as falsely shared, ts_counter
 as truly shared, show no traffic for private_only, name the heap block by
-its allocation call, and write a Chrome trace and a plot."""
+its allocation call, and write a Chrome trace and a plot; its message
+timeline must pair every message taken in with the one sent, report their
+latencies, and draw them as arrows in the trace."""
 import json
 import os
 import subprocess
@@ -36,7 +38,26 @@ with tempfile.TemporaryDirectory() as d:
         sys.exit(f"check_profile: dsmprof failed with status {r.returncode}")
     rep = json.load(open(rep_path))
     v = {x["name"]: x for x in rep["variables"]}
+    # The message timeline: each rank's record of what it sent and took in.
+    parts = [json.load(open(f"{prof}.{k}")) for k in range(int(n))]
+    check(all(p.get("host") for p in parts), "every part names its host")
+    taken = [(p["rank"], m) for p in parts for m in p["msgs"] if m[1] == 0 and m[4] != p["rank"]]
+    sent = {(m[5], m[6], m[2] == 2, m[4] if m[2] != 2 else m[5]): p["rank"]
+            for p in parts for m in p["msgs"] if m[1] == 1 and m[4] != p["rank"]}
+    # (Job control around the profile's writing, EXIT and STATS, may be
+    # recorded at one end only.)
+    unmatched = [m for r, m in taken
+                 if m[3] not in ("EXIT", "STATS", "HELLO") and
+                 sent.get((m[5], m[6], m[2] == 2, r if m[2] != 2 else m[5])) != m[4]]
+    check(len(taken) > 0 and not unmatched,
+          f"every message taken in was recorded as sent by its peer ({len(taken)} taken in, "
+          f"unmatched: {unmatched[:5]})")
     steps = 12
+    mtypes = {(x["type"], x["kind"]): x for x in rep.get("messages", [])}
+    lockq = mtypes.get(("LOCK", "request"))
+    check(lockq is not None and lockq["count"] >= steps and 0 < lockq["median_us"] < 1e6,
+          f"dsmprof reports the LOCK requests' latency (got {lockq})")
+    check("messages, from sent to taken in" in r.stdout, "the text report has the message table")
     fs = v.get("fs_slots")
     check(fs is not None, "fs_slots is in the report")
     if fs:
@@ -76,6 +97,13 @@ with tempfile.TemporaryDirectory() as d:
     check({"barrier", "lock"} <= names, f"the trace has barrier and lock spans (got {names})")
     check(all(isinstance(e.get("ts"), (int, float)) and e.get("dur", 0) >= 0
               for e in events if e.get("ph") == "X"), "every span has a time and a duration")
+    starts = {e["id"]: e for e in events if e.get("ph") == "s"}
+    ends = {e["id"]: e for e in events if e.get("ph") == "f"}
+    check(len(starts) >= len(taken) and starts.keys() == ends.keys() and
+          all(ends[i]["ts"] >= starts[i]["ts"] and ends[i]["pid"] != starts[i]["pid"]
+              for i in starts),
+          f"each message is an arrow from its sender to its receiver, forward in time "
+          f"({len(starts)} starts, {len(ends)} ends)")
     check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n",
           "the plot is a PNG")
     check(len(rep["waits_ms"]) == int(n), "waits are reported for every rank")
