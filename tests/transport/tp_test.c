@@ -497,12 +497,14 @@ static void wait_balls(uint64_t n)
 
 /* ACKs riding inside datagrams (dsm/transport_udp_acks.c): rank 0 sends
  * one-way ball i, rank 1 answers with its ball i, and so on. Each ball's
- * ACK waits at its receiver (500 us by default) and leaves inside the
- * answering ball: without that, every ball would be followed by an ACK
- * datagram of its own. Checked: the handler saw every ball once and in
- * order; every ball after the first carried the ACK of the one it answered;
- * without loss, the rally took at most n + n/10 datagrams from each side
- * (ACKs left alone would make it 2n). */
+ * ACK waits at its receiver and leaves inside the answering ball: without
+ * that, every ball would be followed by an ACK datagram of its own.
+ * Checked: the handler saw every ball once and in order; without loss,
+ * nearly every ball after the first carried the ACK of the one it answered
+ * and the rally took at most n + n/20 datagrams from each side (ACKs left
+ * alone make it 2n). Run with ACKs held up to 10 ms (DSM_ACK_DELAY_US, a
+ * 40 ms floor): at the default 500 us, an answer slower than that (a
+ * sanitizer build) let an ACK go alone. */
 static void mode_ride(long n)
 {
   CHECK(np >= 2);
@@ -523,8 +525,8 @@ static void mode_ride(long n)
             (unsigned long long)ridden, (unsigned long long)dsm__stats.stat_retransmits);
     const char *loss = getenv("DSM_LOSS");
     if (!loss || atof(loss) == 0) {
-      CHECK(ridden >= (uint64_t)n - 1);
-      CHECK(dgrams <= (uint64_t)n + (uint64_t)n / 10);
+      CHECK(ridden >= (uint64_t)n - (uint64_t)n / 20);
+      CHECK(dgrams <= (uint64_t)n + (uint64_t)n / 20);
     } else {
       CHECK(ridden > 0);
     }
