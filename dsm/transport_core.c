@@ -95,15 +95,24 @@ void dsm__tp_call_remove(struct dsm__tp_core *co, struct dsm__tp_call *c)
 
 /* The service thread asks for a short scheduler slice (util.c says why)
  * before dsm__tp_service_start returns, so that the slice is in place when
- * the first request comes (and when a test looks). */
+ * the first request comes (and when a test looks).
+ *
+ * It reads its function before it lets the starter go: the verbs backend
+ * starts the UDP core's service thread and then its own, through these
+ * same two variables, and a UDP thread that read svc_fn after its
+ * sem_post could find the verbs function there. Two verbs service threads
+ * then ran and none served UDP, and the job hung at exit joining one of
+ * them (about one run in twenty of mpirun spmd verbs n=3 with the CPUs
+ * busy). */
 static void *(*svc_fn)(void *);
 static sem_t svc_sliced;
 
 static void *svc_main(void *arg)
 {
+  void *(*fn)(void *) = svc_fn;
   dsm__short_slice();
   sem_post(&svc_sliced);
-  return svc_fn(arg);
+  return fn(arg);
 }
 
 void dsm__tp_service_start(struct dsm__tp_core *co, void *(*fn)(void *))

@@ -176,12 +176,10 @@ void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *
   struct peer *pe = &U.peers[dst];
   if (!(to == REPLY ? pe->rknown : pe->known))
     return;   /* bootstrap: nowhere to send yet; the sender's timer retries */
-  /* ACKs held for the caller of a reply go before it, to the same socket
-   * (transport_udp_acks.c). */
-  /* Those of messages the peer sent itself ride in the datagram, if it is
-   * a REQ or a REP with room for them within the peer's fragment size:
-   * an ACK of its own is a datagram more for both kernels and often a
-   * wake-up (transport_udp_acks.c). */
+  /* ACKs held for this peer, of one-ways it sent itself, ride in the
+   * datagram if it is a REQ or a REP with room for them within the peer's
+   * fragment size: an ACK of its own is a datagram more for both kernels
+   * and often a wake-up (transport_udp_acks.c). */
   uint8_t tb[ACK_RIDE_LEN * ACKS_RIDE + 1];
   size_t tn = 0;
   struct hdr hh = *h;
@@ -189,6 +187,8 @@ void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *
     tn = dsm__udp_acks_pack(dst, tb, pe->fsz - n);
   if (tn)
     hh.flags |= F_ACKS;
+  /* Those that did not fit, held for the caller of a reply, go before it,
+   * to the same socket. */
   if (h->kind == K_REP && to == REPLY)
     dsm__udp_acks_ride(dst, 1);
   uint8_t hb[HDR_LEN], mb[MAC_LEN];
