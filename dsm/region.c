@@ -226,10 +226,10 @@ int dsm__page_is_hole(uint32_t pg)
    * home serves (a prefetch of up to 64, each asked about twice) cost one
    * call in all; a page of the window that was not in memory is asked
    * again alone (a walk through a hole's 64 pages at every question cost
-   * sort_task's rank 1 more than the file's walks had). Only a page not in
-   * memory is asked of the file, as
-   * SEEK_HOLE, which answers at once for a page in a hole; only a page
-   * swapped out walks the file's run of data after it.
+   * sort_task's rank 1 more than the file's walks had). Only a page not
+   * in memory is asked of the file, as SEEK_HOLE, which answers at once
+   * for a page in a hole; only a page swapped out walks the file's run of
+   * data after it.
    *
    * The file alone walked: SEEK_DATA walks a hole to its end (sort_task's
    * master gave away its 100 MB scratch array one run at a time, each

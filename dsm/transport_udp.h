@@ -309,10 +309,10 @@ void dsm__udp_poke_socket(int which);
  * serving the service socket is awake, or at a quarter of the
  * retransmission floor at the latest. */
 void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type);
-/* A REQ or REP datagram is going to dst with room bytes to spare: the ACKs
- * waiting for dst of messages dst sent itself ride in it. Writes them to t
- * (room at least ACK_RIDE_LEN * ACKS_RIDE + 1) as the wire has them and
- * returns their length, 0 if none. */
+/* A REQ or REP datagram is going to dst and can take room bytes more: the
+ * ACKs waiting for dst of messages dst sent itself ride in it, as many as
+ * fit. Writes them to t (which holds ACK_RIDE_LEN * ACKS_RIDE + 1 bytes)
+ * as the wire has them and returns their length, 0 if none. */
 size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room);
 /* A datagram went to dst: the ACKs still waiting for it (those that did not
  * ride) go too, to its service socket, or to its reply socket (to_caller)
