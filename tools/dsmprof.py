@@ -221,6 +221,14 @@ def sync_waits(parts):
 KINDS = ("request", "one-way", "reply")
 
 
+def kind_name(kind):
+    return KINDS[kind] if kind < len(KINDS) else str(kind)
+
+
+def msg_name(typ, kind):
+    return f"{typ} {kind_name(kind)}"
+
+
 def msg_pairs(parts):
     """Each message matched with its taking-in: a list of (type, kind, src, dst,
     t_sent_us, t_in_us, bytes, taken_on_service_thread, sent_rec, in_rec).
@@ -264,7 +272,7 @@ def msg_latencies(pairs):
     return lat, svc
 
 
-def write_trace(parts, path):
+def write_trace(parts, path, pairs):
     events = []
     for d in parts:
         r = d["rank"]
@@ -290,15 +298,14 @@ def write_trace(parts, path):
             t, dirn, kind, typ, peer, origin, rid, nbytes, svc = m
             if peer == r:
                 continue
-            what = f"{typ} {KINDS[kind] if kind < 3 else kind}"
-            events.append({"name": ("sent " if dirn else "in ") + what, "cat": "msg", "ph": "X",
+            events.append({"name": ("sent " if dirn else "in ") + msg_name(typ, kind), "cat": "msg", "ph": "X",
                            "ts": t, "dur": 1, "pid": r, "tid": svc,
                            "args": {"peer": peer, "origin": origin, "rid": rid,
                                     "bytes": nbytes}})
-    if one_host(parts):
-        for i, p in enumerate(msg_pairs(parts)):
+    if pairs is not None:
+        for i, p in enumerate(pairs):
             typ, kind, src, dst, t0, t1, nbytes, svc, sm, _ = p
-            name = f"{typ} {KINDS[kind] if kind < 3 else kind}"
+            name = msg_name(typ, kind)
             events.append({"name": name, "cat": "msg", "ph": "s", "id": i + 1, "ts": t0,
                            "pid": src, "tid": sm[8]})
             events.append({"name": name, "cat": "msg", "ph": "f", "bp": "e", "id": i + 1,
@@ -420,22 +427,25 @@ def main():
         print(f"  {r:>4} " + "".join(f"{w[r].get(k, 0.0):>12.1f}" for k in kinds))
 
     lat = {}
+    # Both ends of each message, paired once for the table and the trace;
+    # only when one clock timed them all.
+    pairs = msg_pairs(parts) if one_host(parts) else None
     if any(d.get("msgs") for d in parts):
         print("\nmessages, from sent to taken in by its handler (a request or one-way) or by "
               "its caller (a reply), us:")
-        if not one_host(parts):
+        if pairs is None:
             print("  the ranks ran on different hosts, whose clocks do not compare: not shown")
         else:
-            lat, on_svc = msg_latencies(msg_pairs(parts))
+            lat, on_svc = msg_latencies(pairs)
             print(f"  {'message':<22} {'count':>7} {'median':>9} {'p90':>9} {'p99':>9} "
                   f"{'max':>9}  on the service thread")
             for (typ, kind), v in sorted(lat.items(), key=lambda kv: -sum(kv[1])):
                 q = lambda f: v[min(len(v) - 1, int(f * len(v)))]
-                name = f"{typ} {KINDS[kind] if kind < 3 else kind}"
+                name = msg_name(typ, kind)
                 print(f"  {name:<22} {len(v):>7} {q(0.5):>9.1f} {q(0.9):>9.1f} {q(0.99):>9.1f} "
                       f"{v[-1]:>9.1f}  {100.0 * on_svc[(typ, kind)] / len(v):.0f}%")
     trace = a.trace or a.profile + ".trace.json"
-    write_trace(parts, trace)
+    write_trace(parts, trace, pairs)
     print(f"\ntimeline: {trace} (open in https://ui.perfetto.dev)")
     if not a.no_png:
         png = a.png or a.profile + ".png"
@@ -449,7 +459,7 @@ def main():
                "waits_ms": {str(r): w[r] for r in w},
                "sync_waits": [{"kind": k, "id": i, "ms": ms, "waits": c}
                               for (k, i), (ms, c) in sw],
-               "messages": [{"type": t, "kind": KINDS[k] if k < 3 else k, "count": len(v),
+               "messages": [{"type": t, "kind": kind_name(k), "count": len(v),
                              "median_us": v[len(v) // 2], "max_us": v[-1]}
                             for (t, k), v in sorted(lat.items())]}
         with open(a.json, "w") as f:
