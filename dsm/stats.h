@@ -18,6 +18,8 @@
   X(datagrams_recv,     "datagrams read from the network")                   \
   X(retransmits,        "datagrams sent again after a timeout")              \
   X(acks_ridden,        "ACKs of one-way messages sent inside another datagram")\
+  X(lazy_sent,          "lazy one-ways (barrier arrivals) sent to the receiver's reply socket")\
+  X(lazy_handed,        "lazy one-ways a caller read and handed to the service socket's server")\
   X(reply_resends,      "deferred replies resent until acknowledged")        \
   X(dup_requests,       "duplicate requests answered from the reply cache")  \
   X(bad_datagrams,      "datagrams dropped: wrong key/MAC or malformed")     \
@@ -61,8 +63,8 @@
   X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
   X(barriers,           "barriers passed")                                   \
-  X(pair_managed,       "barriers of two this process managed: it arrived last")\
-  X(pair_ties,          "barriers of two where both arrived before either heard")\
+  X(pair_barriers,      "barriers of two: each process sent its arrival and departed by itself")\
+  X(pair_found,         "barriers of two whose other arrival had been taken in before this one's")\
   X(lock_acquires,      "lock acquires")                                     \
   X(lock_remote,        "lock acquires that needed messages")                \
   X(lock_yields,        "acquires that asked the manager after holding long (fairness)")\

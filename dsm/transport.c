@@ -112,6 +112,15 @@ void dsm__tp_send_owned(unsigned dst, unsigned type, void *data, size_t len)
   be()->send(dst, type, data, len);
 }
 
+void dsm__tp_send_lazy(unsigned dst, unsigned type, const void *data, size_t len)
+{
+  uint8_t *copy = dsm__tp_dup(data, len);
+  if (be()->send_lazy)
+    be()->send_lazy(dst, type, copy, len);
+  else
+    be()->send(dst, type, copy, len);
+}
+
 uint8_t *dsm__tp_dup(const void *p, size_t n)
 {
   if (!n) return NULL;

@@ -136,6 +136,13 @@ void     dsm__tp_send(unsigned dst, unsigned type, const void *data, size_t len)
 /* The same for a malloc()ed buffer that the transport takes and frees: no
  * copy of a message of megabytes (a release's pushes). */
 void     dsm__tp_send_owned(unsigned dst, unsigned type, void *data, size_t len);
+/* dsm__tp_send for a message its receiver needs only once a thread
+ * of its own waits for an event (dsm__tp_event_wait), as a barrier arrival
+ * is: taken in by that thread when it comes to wait, instead of waking a
+ * thread of the receiver's to take it in while it computes. Delivered all
+ * the same, later, if nobody there waits (over UDP: within a
+ * retransmission timeout). */
+void     dsm__tp_send_lazy(unsigned dst, unsigned type, const void *data, size_t len);
 
 /* Called, when set, at the start of every call, event wait and one-sided
  * read, on the calling thread, before any lock is taken, and by the page

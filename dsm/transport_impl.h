@@ -36,6 +36,8 @@ struct dsm__tp_ops {
   /* One call with work of the caller's between the send and the wait
    * (dsm__tp_call_overlap); NULL: transport.c runs the work, then the call. */
   void (*call_overlap)(dsm__call_t *call, void (*work)(void *), void *arg);
+  /* dsm__tp_send_lazy, taking data as send does; NULL: send. */
+  void (*send_lazy)(unsigned dst, unsigned type, void *data, size_t len);
 };
 
 /* The concatenation of a gathered reply, malloc()ed (NULL when empty), and
@@ -63,6 +65,7 @@ void dsm__udp_call(unsigned dst, unsigned type, const void *req, size_t req_len,
 void dsm__udp_call_many(dsm__call_t *calls, unsigned n);
 void dsm__udp_call_overlap(dsm__call_t *call, void (*work)(void *), void *arg);
 void dsm__udp_send(unsigned dst, unsigned type, void *data, size_t len);
+void dsm__udp_send_lazy(unsigned dst, unsigned type, void *data, size_t len);
 void dsm__udp_reply(dsm__reqh_t h, const void *data, size_t len);
 void dsm__udp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n);
 void dsm__udp_forward(dsm__reqh_t h, unsigned dst, const void *data, size_t len);

@@ -110,6 +110,16 @@ void dsm__udp_ctl_wait(const struct timespec *until)
 /* Datagrams read in one go before timers and requests to self get a turn. */
 #define BACKLOG 4096
 
+/* The service socket's keepalives, timers and held ACKs that are due run,
+ * as its server; returns the next deadline among them. */
+static uint64_t svc_timers(void)
+{
+  uint64_t now = dsm__now_ns(), next = now + 1000 * MS;
+  dsm__udp_keepalive(now, &next);
+  next = dsm__udp_timers_run(SVC, now, next);
+  return dsm__udp_acks_run(now, next);
+}
+
 /* One round of serving the service socket as `me`: requests to self, what
  * is queued on the socket (unless `read` is 0: it was empty when the caller
  * last looked), and when that is all, keepalives and timers (after the socket, so an
@@ -119,14 +129,13 @@ void dsm__udp_ctl_wait(const struct timespec *until)
 static uint64_t serve_svc(struct dsm__tp_waiter *me, int read)
 {
   dsm__udp_run_local(me);
+  dsm__udp_lazy_run(me);
   int backlog = read && dsm__udp_recv_queued(SVC, me, BACKLOG) >= BACKLOG;
-  if (U.core.svc_stop || U.role[SVC].owner != me || backlog || U.core.lq_head)
+  if (U.core.svc_stop || U.role[SVC].owner != me || backlog || U.core.lq_head ||
+      dsm__udp_lazy_waiting())
     return 0;
-  uint64_t now = dsm__now_ns(), next = now + 1000 * MS;
-  dsm__udp_keepalive(now, &next);
-  next = dsm__udp_timers_run(SVC, now, next);
-  next = dsm__udp_acks_run(now, next);
-  if (U.core.lq_head || U.role[SVC].owner != me)
+  uint64_t next = svc_timers();
+  if (U.core.lq_head || dsm__udp_lazy_waiting() || U.role[SVC].owner != me)
     return 0;
   return next;
 }
@@ -425,7 +434,6 @@ static void serve_until(struct dsm__tp_waiter *me, int (*done)(const void *), co
   } else {
     dsm__tp_role_enqueue(s, me);
   }
-  uint64_t svc_next = UINT64_MAX;
   while (!done(arg)) {
     struct pollfd fds[4];
     unsigned n = 1, ti = 0;
@@ -434,14 +442,19 @@ static void serve_until(struct dsm__tp_waiter *me, int (*done)(const void *), co
       uint64_t next = serve_svc(me, 1);
       if (!next)
         continue;
-      svc_next = next;
       /* Replies too, when no caller reads them: a late duplicate or a
-       * deferred reply's resend is acknowledged at once. */
-      if (!r->owner)
+       * deferred reply's resend is acknowledged at once, and a lazy
+       * one-way (a barrier arrival) is handled here. While a caller reads
+       * them, it hands us the lazy ones, and the socket when it is done. */
+      if (!r->owner) {
         r->owner = me;
+        dsm__tp_role_dequeue(r, me);
+      }
       if (r->owner == me) {
         until = serve_reply(me);
         fds[n++] = (struct pollfd){ U.sock[REPLY], POLLIN, 0 };
+      } else {
+        dsm__tp_role_enqueue(r, me);
       }
       if (done(arg))
         break;
@@ -453,15 +466,23 @@ static void serve_until(struct dsm__tp_waiter *me, int (*done)(const void *), co
   }
   if (r->owner == me)
     dsm__tp_role_pass(r, NULL);
+  else
+    dsm__tp_role_dequeue(r, me);
   if (s->owner == me) {
     if (s->queue) {
       dsm__tp_role_pass(s, NULL);    /* to the next thread waiting for an event */
     } else {
-      /* Back to the service thread, asleep or not: the timer keeps our
-       * last deadline, and a datagram or expiry already there wakes it. */
+      /* Back to the service thread, asleep or not, with the timer set to
+       * the next deadline as it is now, later ones too: what we handled
+       * since we last looked (a barrier arrival with ACKs riding in it)
+       * cancelled some, and a timer left at one of those woke the service
+       * thread for nothing, on a CPU busy computing (the stencil: at one
+       * barrier in seven, ACK deadlines 2.5 ms ahead outliving their ACKs,
+       * which rode in the next arrival). A datagram or expiry already
+       * there wakes it. */
+      uint64_t next = svc_timers();
       s->owner = &U.core.svc_w;
-      if (svc_next < U.tfd_armed)
-        arm_timer(svc_next);
+      arm_timer(next);
       svc_watch(1);
       if (U.core.lq_head)
         dsm__tp_wake(&U.core.svc_w);
@@ -511,13 +532,23 @@ void dsm__udp_call(unsigned dst, unsigned type, const void *req, size_t req_len,
   dsm__tp_call_through(dsm__udp_call_many, dst, type, req, req_len, reply, reply_len);
 }
 
-void dsm__udp_send(unsigned dst, unsigned type, void *data, size_t len)
+static void send_oneway(unsigned dst, unsigned type, void *data, size_t len, int lazy)
 {
   DSM__ASSERT(dst < U.nprocs && type < DSM__MSG_COUNT && len <= DSM__TP_MAX_MSG);
   pthread_mutex_lock(&U.core.mu);
   DSM__ASSERT(U.core.svc_running);
-  dsm__udp_send_oneway_locked(dst, type, data, len);
+  dsm__udp_send_oneway_locked(dst, type, data, len, lazy);
   pthread_mutex_unlock(&U.core.mu);
+}
+
+void dsm__udp_send(unsigned dst, unsigned type, void *data, size_t len)
+{
+  send_oneway(dst, type, data, len, 0);
+}
+
+void dsm__udp_send_lazy(unsigned dst, unsigned type, void *data, size_t len)
+{
+  send_oneway(dst, type, data, len, 1);
 }
 
 void dsm__udp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens, unsigned n)
@@ -589,5 +620,5 @@ const struct dsm__tp_ops dsm__tp_udp_ops = {
   dsm__udp_replyv, dsm__udp_forward, dsm__udp_broadcast_abort,
   dsm__udp_event_wait, dsm__udp_event_fire,
   NULL, NULL, NULL,   /* no one-sided reads over UDP */
-  dsm__udp_call_overlap,
+  dsm__udp_call_overlap, dsm__udp_send_lazy,
 };

@@ -78,7 +78,19 @@ enum {
   F_TGT_REP  = 4,   /* ACK: acknowledges a reply (else a request) */
   F_ACKREQ   = 8,   /* REP: a deferred reply; acknowledge it, its sender resends until then */
   F_ACKS     = 16,  /* REQ, REP: ACKs of one-way messages ride at the end (below) */
+  F_LAZY     = 32,  /* REQ|ONEWAY: sent to the receiver's reply socket (see below) */
 };
+
+/* A lazy one-way (dsm__tp_send_lazy: a barrier arrival) is one its receiver
+ * needs only once a thread of its own waits for an event. Its first copy
+ * goes to the receiver's reply socket, which nobody sleeps on while the
+ * receiver computes: no thread is woken to take it in, no CPU interrupted.
+ * A thread that waits for an event reads the reply socket too and handles
+ * it there; a caller that reads it while waiting for a reply hands it to
+ * whoever serves the service socket (dsm__udp_lazy_run). A retransmission
+ * goes to the service socket, like any request: a receiver that does not
+ * wait within a retransmission timeout gets it from its service thread.
+ * Only single-datagram messages are sent so. */
 
 /* ACKs riding in a REQ or REP datagram (F_ACKS): after the fragment's
  * payload, k request ids as u64, then k as a u8 (1..ACKS_RIDE), all
@@ -261,8 +273,8 @@ struct call *dsm__udp_call_find(uint64_t rid);
 void dsm__udp_reply_transmit(struct dsm__tp_centry *e);
 /* Send e's forwarded request to its target; again: a duplicate asked. */
 void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again);
-/* Takes data (malloc()ed, NULL when len is 0). */
-void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t len);
+/* Takes data (malloc()ed, NULL when len is 0); lazy: see F_LAZY. */
+void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t len, int lazy);
 /* A request to ourselves, queued for the thread serving the service socket. */
 void dsm__udp_local_enqueue(unsigned origin, unsigned from, unsigned type, uint64_t rid,
                             int oneway, unsigned hops, const void *data, size_t len);
@@ -286,6 +298,10 @@ void dsm__udp_set_peer_reply(unsigned r, uint16_t port);
 /* MAC and send one datagram to rank dst's socket `to` (DSM_LOSS may drop it). */
 void dsm__udp_send_dgram(unsigned dst, int to, const struct hdr *h, const void *p, size_t n,
                          int retrans);
+/* Lazy one-ways read from the reply socket by a caller, handled as if they
+ * had come to the service socket, while `me` serves it. */
+void dsm__udp_lazy_run(const struct dsm__tp_waiter *me);
+int dsm__udp_lazy_waiting(void);
 /* Read and handle what is queued on socket `which` (up to max datagrams)
  * while `me` still serves it; returns how many were read. */
 int dsm__udp_recv_queued(int which, const struct dsm__tp_waiter *me, int max);
@@ -367,6 +383,7 @@ struct dsm__udp {
   uint64_t rnd_state;
   uint64_t timeout_ns;           /* DSM_TIMEOUT */
   uint64_t rto_min;              /* DSM_RTO_MIN_MS */
+  int lazy;                      /* DSM_LAZY=0: lazy one-ways go as others (F_LAZY) */
   struct peer *peers;
   uint32_t window_bytes;
   uint32_t frag_force;           /* DSM_FRAG test knob: fragment size for every peer */

@@ -145,6 +145,7 @@ void dsm__udp_state_init(unsigned rank, unsigned size)
 static void read_env(void)
 {
   U.rto_min = (uint64_t)dsm__env_long("DSM_RTO_MIN_MS", 10, 1, 1000) * MS;
+  U.lazy = (int)dsm__env_long("DSM_LAZY", 1, 0, 1);
   U.timeout_ns = (uint64_t)dsm__env_long("DSM_TIMEOUT", 30, 1, 86400) * 1000000000u;
   const char *ls = getenv("DSM_LOSS");
   if (ls && *ls) {

@@ -126,7 +126,10 @@ void dsm__udp_send_frag(struct xfer *x, uint32_t i, int retrans)
   else if (x->entry)
     h.low = dsm__now_ns() - x->entry->t_arrive;
   size_t n = x->len - h.off < x->fsz ? x->len - h.off : x->fsz;
-  dsm__udp_send_dgram(x->peer, x->kind == K_REP ? REPLY : SVC, &h, x->data + h.off, n, retrans);
+  /* A lazy one-way's first copy waits in the reply socket; a resend goes
+   * where the service thread hears it (F_LAZY in transport_udp.h). */
+  int to = x->kind == K_REP || ((x->flags & F_LAZY) && !retrans) ? REPLY : SVC;
+  dsm__udp_send_dgram(x->peer, to, &h, x->data + h.off, n, retrans);
   if (x->sent_at) {
     x->sent_at[i] = dsm__now_ns();
     if (retrans)

@@ -124,7 +124,7 @@ void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void
     dsm__udp_xfer_start(x, 1);
 }
 
-void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t len)
+void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t len, int lazy)
 {
   uint64_t rid = U.core.next_rid++;
   if (dst == U.self) {
@@ -134,6 +134,10 @@ void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t
     dsm__udp_msg(1, DSM__TP_MSG_ONEWAY, type, dst, U.self, rid, len);
     struct xfer *x = dsm__udp_xfer_new(dst, K_REQ, type, F_ONEWAY, U.self, rid, data, len);
     x->owned = data;
+    if (lazy && U.lazy && x->nfrags == 1 && U.peers[dst].rknown) {
+      x->flags |= F_LAZY;
+      DSM__STAT_INC(lazy_sent);
+    }
     dsm__udp_own_add(x);
     DSM__STAT_MSG(sent, type, len);
     DSM__STAT_REQ(type);

@@ -266,15 +266,84 @@ static int is_poke(const struct rxbatch *b, int i)
          b->from[i].sin_addr.s_addr == self_addr[SVC].sin_addr.s_addr;
 }
 
-static void handle_batch(struct rxbatch *b, int n, int which)
+/* Lazy one-ways that a caller read from the reply socket, for the server of
+ * the service socket: copies, oldest first. Bounded: past LAZY_MAX the
+ * datagram is dropped as if lost (its sender resends it to the service
+ * socket), so a flood of forged ones costs no more than that much memory
+ * before the MAC check. */
+#define LAZY_MAX 256
+struct lazy {
+  struct lazy *next;
+  struct sockaddr_in from;
+  size_t len;
+  uint8_t b[];
+};
+static struct lazy *lazy_head, **lazy_tail = &lazy_head;
+static unsigned lazy_n;
+
+static int is_lazy(const uint8_t *b, size_t len)
+{
+  return len >= HDR_LEN && b[4] == K_REQ && (b[6] & (F_LAZY | F_ONEWAY)) == (F_LAZY | F_ONEWAY);
+}
+
+static void lazy_hand(const uint8_t *b, size_t len, const struct sockaddr_in *from)
+{
+  if (lazy_n >= LAZY_MAX)
+    return;
+  struct lazy *l = malloc(sizeof *l + len);
+  DSM__ASSERT(l);
+  l->next = NULL;
+  l->from = *from;
+  l->len = len;
+  memcpy(l->b, b, len);
+  *lazy_tail = l;
+  lazy_tail = &l->next;
+  lazy_n++;
+  DSM__STAT_INC(lazy_handed);
+  /* Only a thread waiting for an event is woken for it: the service thread
+   * takes it on its next round, or the next thread to wait does. */
+  if (U.role[SVC].owner != &U.core.svc_w)
+    dsm__udp_wake_role(SVC, 0);
+}
+
+int dsm__udp_lazy_waiting(void)
+{
+  return lazy_head != NULL;
+}
+
+void dsm__udp_lazy_run(const struct dsm__tp_waiter *me)
+{
+  struct lazy *l;
+  while (U.role[SVC].owner == me && (l = lazy_head)) {
+    lazy_head = l->next;
+    if (!lazy_head)
+      lazy_tail = &lazy_head;
+    lazy_n--;
+    dsm__udp_on_datagram(l->b, l->len, &l->from, SVC);
+    free(l);
+  }
+}
+
+static void handle_batch(struct rxbatch *b, int n, int which, const struct dsm__tp_waiter *me)
 {
   for (int i = 0; i < n; i++) {
     if (b->msg[i].msg_hdr.msg_namelen != sizeof b->from[i] || b->from[i].sin_family != AF_INET) {
       DSM__STAT_INC(bad_datagrams);
       continue;
     }
-    if (!is_poke(b, i))
-      dsm__udp_on_datagram(b->buf[i], b->msg[i].msg_len, &b->from[i], which);
+    if (is_poke(b, i))
+      continue;
+    int to = which;
+    if (which == REPLY && is_lazy(b->buf[i], b->msg[i].msg_len)) {
+      /* A thread waiting for an event serves both sockets and handles it;
+       * a caller, which must not run handlers, hands it over. */
+      if (U.role[SVC].owner != me) {
+        lazy_hand(b->buf[i], b->msg[i].msg_len, &b->from[i]);
+        continue;
+      }
+      to = SVC;
+    }
+    dsm__udp_on_datagram(b->buf[i], b->msg[i].msg_len, &b->from[i], to);
   }
   dsm__udp_acks_flush();
 }
@@ -289,7 +358,7 @@ int dsm__udp_recv_queued(int which, const struct dsm__tp_waiter *me, int max)
     int n = recvmmsg(sock, b->msg, RECV_BATCH, MSG_DONTWAIT, NULL);
     if (n <= 0)
       break;
-    handle_batch(b, n, which);
+    handle_batch(b, n, which, me);
     got += n;
     if (n < RECV_BATCH)
       break;     /* the socket is empty: no need to ask again */
@@ -346,7 +415,7 @@ int dsm__udp_recv_block(int which, struct dsm__tp_waiter *me, uint64_t until, in
   me->poke = NULL;
   if (n <= 0)
     return 0;    /* the time is up (or a signal) */
-  handle_batch(b, n, which);
+  handle_batch(b, n, which, me);
   if (n == RECV_BATCH)
     n += dsm__udp_recv_queued(which, me, max - n);
   return n;

@@ -146,7 +146,7 @@ void dsm__udp_keepalive(uint64_t now, uint64_t *next)
   if (now >= due) {
     for (unsigned p = 0; p < U.nprocs; p++)
       if (p != U.self && now - U.peers[p].last_heard > period)
-        dsm__udp_send_oneway_locked(p, DSM__MSG_PING, NULL, 0);
+        dsm__udp_send_oneway_locked(p, DSM__MSG_PING, NULL, 0, 0);
     due = now + period;
   }
   if (due < *next)

@@ -11,20 +11,19 @@
  * the process's intervals of the epoch, and each departure carries what the
  * manager concluded from all of them (pages whose home moves).
  *
- * Two processes: no fixed manager. With rank 0 as manager, a barrier where
+ * Two processes: no manager. With rank 0 as manager, a barrier where
  * rank 0 arrives first costs two messages in series after rank 1 arrives
  * (its arrival, then the departure), each a wake-up of a sleeping thread on
  * the other CPU; the stencil of issue 13 paid ~90 us per barrier on both
- * ranks, a quarter of its sweep. So with a team of two, whoever arrives
- * first sends its arrival (one-way, PAIRBAR), and whoever arrives last,
- * holding both, is the manager for that barrier: it departs at once and
- * sends the first its departure (one-way too). One message after the last
- * arrival, not two. When both arrive before either hears of the other,
- * both sent an arrival: each then holds both and computes its own
- * departure from them, and nothing more is sent. The manager's work is a
- * function of the arrivals and of state that every process keeps alike
- * (the interval records, the homes, the collected garbage), so each side
- * concludes the same.
+ * ranks, a quarter of its sweep. So in a team of two each process sends the
+ * other its arrival (one-way, PAIRBAR) and, holding both, computes its own
+ * departure from them as a manager would: one message after the last
+ * arrival, and nothing more. The manager's work is a function of the
+ * arrivals and of state that every process keeps alike (the interval
+ * records, the homes, the collected garbage), so both conclude the same.
+ * The arrival is lazy (dsm__tp_send_lazy): the other takes it in when it
+ * comes to the barrier itself, and if it is still computing, no thread of
+ * its is woken for it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +40,7 @@
 enum arrival_kind {
   BY_REQUEST,            /* a BARRIER request: answer it */
   LOCAL,                 /* the manager's own arrival: no request to answer */
-  PAIR_PEER,             /* the other of a pair: send it a PAIRBAR departure */
+  PAIR_PEER,             /* the other of a pair: it departs by itself */
 };
 struct arrival {
   int present;
@@ -62,15 +61,11 @@ static uint64_t red_count;
 static uint32_t own_sent;   /* own intervals already shipped to the manager */
 
 /* A barrier of two (see the top). pair_gen counts the pair barriers this
- * process entered; the peer can be one ahead, so its arrivals are kept by
- * generation parity. Under dsm__mu. */
-#define PAIR_ARRIVE 1u
-#define PAIR_DEPART 2u
+ * process entered; the peer can be one ahead (it left this one first), so
+ * its arrivals are kept by generation parity. Under dsm__mu. */
 struct pair_msg { uint8_t *p; size_t len; uint32_t gen; };
 static uint32_t pair_gen;
-static int pair_in;                 /* inside pair barrier pair_gen, its arrival sent */
-static int pair_tie;                /* complete(): both arrived alone; answer no one */
-static struct pair_msg pair_arr[2], pair_dep;
+static struct pair_msg pair_arr[2];
 static dsm__tp_event_t pair_ev = DSM__TP_EVENT_INIT;
 
 /* The manager's own departure, handed over without the transport. The
@@ -116,12 +111,8 @@ static void complete(void)
   dsm__coll_depart_encode(&coll, cur_team == dsm__nprocs, 1);
   for (unsigned r = 0; r < cur_team; r++) {
     dsm__buf_t b = { 0 };
-    if (arr[r].kind == PAIR_PEER) {
-      if (pair_tie)
-        goto next;          /* it holds both arrivals too and departs by itself */
-      dsm__buf_u32(&b, PAIR_DEPART);
-      dsm__buf_u32(&b, pair_gen);
-    }
+    if (arr[r].kind == PAIR_PEER)
+      goto next;          /* it holds both arrivals too and departs by itself */
     dsm__buf_u32(&b, (uint32_t)rlen);
     dsm__buf_put(&b, acc, rlen);
     dsm__intervals_encode(&b, arr[r].known);
@@ -131,8 +122,6 @@ static void complete(void)
       local_reply = b;
       local_done = 1;
       dsm__tp_event_fire(&local_ev);
-    } else if (arr[r].kind == PAIR_PEER) {
-      dsm__tp_send_owned(r, DSM__MSG_PAIRBAR, b.p, b.len);
     } else {
       dsm__tp_reply(arr[r].h, b.p, b.len);
       dsm__buf_free(&b);
@@ -206,16 +195,6 @@ static void on_barrier(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
-/* DSM_TEST_PAIR_TIE=1, a test knob: never act as the last arrival, so
- * that every pair barrier is a tie when both processes set it. */
-static int pair_test_tie(void)
-{
-  static int on = -1;
-  if (on < 0)
-    on = (int)dsm__env_long("DSM_TEST_PAIR_TIE", 0, 0, 1);
-  return on;
-}
-
 static int pair_mode(void)
 {
   static int on = -1;
@@ -233,23 +212,19 @@ static void pair_keep(struct pair_msg *k, const dsm__rd_t *r, uint32_t gen)
   k->gen = gen;
 }
 
-/* PAIRBAR: tag (arrive/depart), generation, then an arrival as BARRIER
- * carries it or a departure as its reply does. Kept for the barrier's own
- * thread, which handles it. The peer's arrival may be for the barrier we
- * are in or the next (it left ours first); its departure only for ours,
- * after our arrival. */
+/* PAIRBAR: generation, then an arrival as BARRIER carries it. Kept for the
+ * barrier's own thread, which handles it. It may be for the barrier we are
+ * in or the next (the peer left ours first), never further: the peer
+ * leaves a barrier only with our arrival. */
 static void on_pairbar(const dsm__msg_t *m)
 {
   dsm__rd_t r = dsm__rd(m->data, m->len);
-  uint32_t tag = dsm__rd_u32(&r), gen = dsm__rd_u32(&r);
+  uint32_t gen = dsm__rd_u32(&r);
   pthread_mutex_lock(&dsm__mu);
-  struct pair_msg *k = tag == PAIR_ARRIVE ? &pair_arr[gen & 1] : &pair_dep;
-  int ok = !r.bad && dsm__nprocs == 2 && m->origin != dsm__rank && !k->p &&
-           (tag == PAIR_ARRIVE ? gen - pair_gen <= 1u
-                               : tag == PAIR_DEPART && pair_in && gen == pair_gen);
-  if (!ok)
-    dsm__fatal(DSM__EXIT_FATAL, "unexpected PAIRBAR from rank %u (kind %u, barrier %u; "
-               "we are at %u)", m->origin, tag, gen, pair_gen);
+  struct pair_msg *k = &pair_arr[gen & 1];
+  if (r.bad || dsm__nprocs != 2 || m->origin == dsm__rank || k->p || gen - pair_gen > 1u)
+    dsm__fatal(DSM__EXIT_FATAL, "unexpected PAIRBAR from rank %u (barrier %u; we are at %u)",
+               m->origin, gen, pair_gen);
   pair_keep(k, &r, gen);
   dsm__tp_event_fire(&pair_ev);
   pthread_mutex_unlock(&dsm__mu);
@@ -261,14 +236,12 @@ static void pair_free(struct pair_msg *k)
   *k = (struct pair_msg){ 0 };
 }
 
-/* Our arrival b (after its 8-byte PAIRBAR head) and the peer's, both here:
- * be the manager. Returns our departure. Under dsm__mu. */
-static dsm__buf_t pair_manage(const dsm__buf_t *b, struct pair_msg *peer, int tie)
+/* Our arrival b (after its 4-byte PAIRBAR head) and the peer's, both here:
+ * be the manager for ourselves. Returns our departure. Under dsm__mu. */
+static dsm__buf_t pair_manage(const dsm__buf_t *b, struct pair_msg *peer)
 {
-  pair_tie = tie;
-  arrival(dsm__rank, b->p + 8, b->len - 8, LOCAL, NULL);
+  arrival(dsm__rank, b->p + 4, b->len - 4, LOCAL, NULL);
   arrival(1 - dsm__rank, peer->p, peer->len, PAIR_PEER, NULL);
-  pair_tie = 0;
   DSM__ASSERT(local_done);
   local_done = 0;
   dsm__buf_t out = local_reply;
@@ -288,17 +261,16 @@ static void barrier_impl(void *arg)
     if (!rlen)
       dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", c->red->type);
   }
-  int pair = pair_mode(), last = 0;
-  unsigned peer = 1 - dsm__rank, dep_from = 0;
+  int pair = pair_mode();
+  unsigned peer = 1 - dsm__rank;
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
+  /* (Counted before the release, whose own calls may read the socket.) */
+  if (pair && pair_arr[(pair_gen + 1) & 1].p)
+    DSM__STAT_INC(pair_found);
   dsm__coll_release(dsm__team);
   if (pair) {
-    /* The peer's arrival is here: we are last, and this barrier's manager. */
     pair_gen++;
-    last = pair_arr[pair_gen & 1].p != NULL && !pair_test_tie();
-    DSM__ASSERT(!last || pair_arr[pair_gen & 1].gen == pair_gen);
-    dsm__buf_u32(&b, PAIR_ARRIVE);
     dsm__buf_u32(&b, pair_gen);
   }
   dsm__buf_u32(&b, c->id);
@@ -311,46 +283,34 @@ static void barrier_impl(void *arg)
   dsm__vt_encode(&b, dsm__known);
   dsm__own_intervals_encode(&b, own_sent);
   own_sent = dsm__known[dsm__rank];
-  /* Our pushes ride to the process that takes this arrival, or, if we are
-   * the manager, in the departures (complete()). */
-  dsm__coll_arrive_encode(&b, !pair ? 0 : last ? dsm__rank : peer);
-  pair_in = pair && !last;
+  /* Our pushes ride to the process that takes this arrival: the manager,
+   * or the other of a pair. */
+  dsm__coll_arrive_encode(&b, !pair ? 0 : peer);
   pthread_mutex_unlock(&dsm__mu);
 
   void *reply = NULL;
   size_t reply_len = 0;
   if (pair) {
     uint64_t t0 = dsm__now_ns();
-    dsm__buf_t mine = { 0 };
-    if (last) {
-      pthread_mutex_lock(&dsm__mu);
-      mine = pair_manage(&b, &pair_arr[pair_gen & 1], 0);
+    /* Sent even when the peer's arrival is already here (it came by a
+     * resend, or while we were still in the barrier before): the peer is
+     * waiting for it, and each computes its departure at the same time,
+     * instead of one after the other as when the last to arrive managed
+     * the barrier for both and sent the other its departure (dsmbench's
+     * barrier of two: 0.40-0.56x the UDP round trip, against 0.63-0.71x
+     * with a last arrival that managed whenever it could). */
+    dsm__tp_send_lazy(peer, DSM__MSG_PAIRBAR, b.p, b.len);
+    pthread_mutex_lock(&dsm__mu);
+    struct pair_msg *pa = &pair_arr[pair_gen & 1];
+    while (!pa->p) {
       pthread_mutex_unlock(&dsm__mu);
-      DSM__STAT_INC(pair_managed);
-    } else {
-      dsm__tp_send(peer, DSM__MSG_PAIRBAR, b.p, b.len);
-      /* Either its departure (it arrived last) or its own arrival (it
-       * arrived before it heard of ours: both depart by themselves). */
+      dsm__tp_event_wait(&pair_ev);
       pthread_mutex_lock(&dsm__mu);
-      struct pair_msg *pa = &pair_arr[pair_gen & 1];
-      while (!pair_dep.p && !pa->p) {
-        pthread_mutex_unlock(&dsm__mu);
-        dsm__tp_event_wait(&pair_ev);
-        pthread_mutex_lock(&dsm__mu);
-      }
-      pair_in = 0;
-      if (pair_dep.p) {
-        DSM__ASSERT(!pa->p);
-        mine.p = pair_dep.p;
-        mine.len = pair_dep.len;
-        pair_dep = (struct pair_msg){ 0 };
-        dep_from = peer;
-      } else {
-        mine = pair_manage(&b, pa, 1);
-        DSM__STAT_INC(pair_ties);
-      }
-      pthread_mutex_unlock(&dsm__mu);
     }
+    DSM__ASSERT(pa->gen == pair_gen);
+    dsm__buf_t mine = pair_manage(&b, pa);
+    DSM__STAT_INC(pair_barriers);
+    pthread_mutex_unlock(&dsm__mu);
     reply = mine.p;
     reply_len = mine.len;
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
@@ -384,7 +344,9 @@ static void barrier_impl(void *arg)
   pthread_mutex_lock(&dsm__mu);
   if (dsm__intervals_decode(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
-  if (dsm__push_ride_take(dep_from, &r) < 0 || dsm__coll_depart_pushes(&r) < 0)
+  /* Pushes ride in a departure only from the manager, rank 0 (a pair's
+   * come inside the arrivals). */
+  if (dsm__push_ride_take(0, &r) < 0 || dsm__coll_depart_pushes(&r) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
   pthread_mutex_unlock(&dsm__mu);
   dsm__push_wait();

@@ -124,7 +124,7 @@ int main(int argc, char **argv)
    * and 2; nobody answers them here, so they stay outstanding until ACKed). */
   pthread_mutex_lock(&U.core.mu);
   for (unsigned i = 0; i < 48; i++)
-    dsm__udp_send_oneway_locked(1 + i % 2, DSM__MSG_PUSH, dsm__tp_dup(&i, sizeof i), sizeof i);
+    dsm__udp_send_oneway_locked(1 + i % 2, DSM__MSG_PUSH, dsm__tp_dup(&i, sizeof i), sizeof i, 0);
   pthread_mutex_unlock(&U.core.mu);
   long accepted_acks = 0;
   pthread_mutex_lock(&U.core.mu);

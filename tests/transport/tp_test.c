@@ -23,6 +23,12 @@
  *              ACK of the one it answers (acks_ridden), so a rally of n
  *              costs about n datagrams a side, not 2n; exactly once
  *              under DSM_LOSS too
+ *   lazy       lazy one-ways (dsm__tp_send_lazy) between ranks 0 and 1: taken
+ *              in by the receiver's thread when it waits for an event, never
+ *              waking its service thread; delivered by a resend to a
+ *              receiver that does not wait; handed over by a caller that
+ *              reads one while waiting for a reply; exactly once, in order,
+ *              under DSM_LOSS too
  *   deferred   calls answered 150 ms later by another thread, under DSM_LOSS:
  *              the origin, told PENDING, backs off, so the replier must
  *              resend a lost deferred reply itself (reply_resends > 0)
@@ -63,6 +69,8 @@ enum {
   T_WAITN = DSM__MSG_UNSUB,
   T_SINK = DSM__MSG_FREE,
   T_BALL = DSM__MSG_PUSH,
+  T_LAZY = DSM__MSG_PAIRBAR,
+  T_LAZYCALL = DSM__MSG_FLUSH,
 };
 
 static uint8_t pattern(size_t i, unsigned seed)
@@ -537,6 +545,118 @@ static void mode_ride(long n)
   pthread_mutex_unlock(&ball_mu);
 }
 
+/* LAZY: lazy balls, counted in order; which thread ran the handler is
+ * noted (the main thread, waiting for the event, or another). LAZYCALL: a
+ * lazy ball sent back to the caller, then the reply. */
+static dsm__tp_event_t lazy_ev = DSM__TP_EVENT_INIT;
+static uint64_t lazies, lazies_off_main;
+static pthread_t main_thread;
+static void on_lazy(const dsm__msg_t *m)
+{
+  uint64_t seq;
+  CHECK(m->len == 8);
+  memcpy(&seq, m->data, 8);
+  uint64_t have = __atomic_load_n(&lazies, __ATOMIC_ACQUIRE);
+  CHECK_EQ(seq, have);
+  if (!pthread_equal(pthread_self(), main_thread))
+    __atomic_add_fetch(&lazies_off_main, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&lazies, have + 1, __ATOMIC_RELEASE);
+  dsm__tp_event_fire(&lazy_ev);
+}
+static void on_lazycall(const dsm__msg_t *m)
+{
+  uint64_t seq;
+  CHECK(m->len == 8);
+  memcpy(&seq, m->data, 8);
+  dsm__tp_send_lazy(m->origin, T_LAZY, &seq, sizeof seq);
+  dsm__tp_reply(dsm__reqh(m), NULL, 0);
+}
+static void wait_lazies(uint64_t n)
+{
+  while (__atomic_load_n(&lazies, __ATOMIC_ACQUIRE) < n)
+    dsm__tp_event_wait(&lazy_ev);
+}
+
+/* Three parts, between ranks 0 and 1 (others join the barriers):
+ * 1. A rally of n lazy balls, each sent while its receiver sleeps 2 ms and
+ *    then waited for: the receiver's own thread takes each in when it
+ *    waits. Without loss: no ball was handled off the main thread, the
+ *    service thread woke for at most n/10 datagrams or timers, and every
+ *    ball went lazily (lazy_sent). (Sending them with dsm__tp_send instead
+ *    fails the first two.)
+ * 2. Rank 0 sends one lazy ball and rank 1 never waits in the transport
+ *    (it polls the count while sleeping): it comes by a resend to the
+ *    service socket (rank 0 retransmitted), and the service thread runs
+ *    it.
+ * 3. Rank 1 calls rank 0, which sends it a lazy ball before the reply: the
+ *    caller reads the ball from the reply socket and hands it over
+ *    (lazy_handed); it runs once rank 1 waits for it. */
+static void mode_lazy(long n)
+{
+  CHECK(np >= 2);
+  main_thread = pthread_self();
+  const char *loss = getenv("DSM_LOSS");
+  int lossy = loss && atof(loss) > 0;
+  if (me < 2) {
+    unsigned peer = 1 - me;
+    uint64_t w0 = dsm__stats.stat_svc_net_wakes, s0 = dsm__stats.stat_lazy_sent;
+    for (uint64_t i = 0; i < (uint64_t)n; i++) {
+      if (me == 1) {
+        usleep(2000);
+        wait_lazies(i + 1);
+      }
+      dsm__tp_send_lazy(peer, T_LAZY, &i, sizeof i);
+      if (me == 0) {
+        usleep(2000);
+        wait_lazies(i + 1);
+      }
+    }
+    uint64_t wakes = dsm__stats.stat_svc_net_wakes - w0, sent = dsm__stats.stat_lazy_sent - s0;
+    fprintf(stderr, "rank %u: a rally of %ld lazy one-ways: %llu sent lazily, %llu handled off "
+            "the waiting thread, %llu service thread wake-ups, %llu retransmits\n", me, n,
+            (unsigned long long)sent, (unsigned long long)lazies_off_main,
+            (unsigned long long)wakes, (unsigned long long)dsm__stats.stat_retransmits);
+    CHECK_EQ(lazies, n);
+    if (!lossy) {
+      CHECK_EQ(sent, n);
+      CHECK_EQ(lazies_off_main, 0);
+      CHECK(wakes <= (uint64_t)n / 10);
+    }
+  }
+  barrier();
+  /* 2: nobody waits. Rank 1 says (a ball) when it is past the barrier's
+   * call, which would read the lazy one from the reply socket. */
+  if (me == 0) {
+    uint64_t r0 = dsm__stats.stat_retransmits, i = (uint64_t)n;
+    wait_balls(1);
+    dsm__tp_send_lazy(1, T_LAZY, &i, sizeof i);
+    barrier();
+    CHECK(dsm__stats.stat_retransmits > r0);
+  } else if (me == 1) {
+    uint64_t off0 = lazies_off_main, b = 0;
+    dsm__tp_send(0, T_BALL, &b, sizeof b);
+    for (int t = 0; t < 10000 && __atomic_load_n(&lazies, __ATOMIC_ACQUIRE) < (uint64_t)n + 1; t++)
+      usleep(1000);
+    CHECK_EQ(lazies, n + 1);
+    CHECK_EQ(lazies_off_main, off0 + 1);
+    barrier();
+  } else {
+    barrier();
+  }
+  /* 3: a caller reads it. */
+  if (me == 1) {
+    uint64_t h0 = dsm__stats.stat_lazy_handed, i = (uint64_t)n + 1;
+    dsm__tp_call(0, T_LAZYCALL, &i, sizeof i, NULL, NULL);
+    wait_lazies(i + 1);
+    fprintf(stderr, "rank 1: lazy one-ways handed over by a caller: %llu\n",
+            (unsigned long long)(dsm__stats.stat_lazy_handed - h0));
+    if (!lossy)
+      CHECK(dsm__stats.stat_lazy_handed > h0);
+  }
+  barrier();
+  CHECK_EQ(lazies, me == 1 ? n + 2 : me == 0 ? n : 0);
+}
+
 static void mode_deferred(long n)
 {
   CHECK(np >= 2);
@@ -698,7 +818,7 @@ static void mode_abort(long n)
 int main(int argc, char **argv)
 {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|acks|ride|deferred|bench|abort [n]\n", argv[0]);
+    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|acks|ride|lazy|deferred|bench|abort [n]\n", argv[0]);
     return 2;
   }
   me = (unsigned)dsm__env_long("DSM_RANK", 0, 0, 65535);
@@ -722,6 +842,8 @@ int main(int argc, char **argv)
   dsm__tp_handle(T_WAITN, on_waitn);
   dsm__tp_handle(T_SINK, on_sink);
   dsm__tp_handle(T_BALL, on_ball);
+  dsm__tp_handle(T_LAZY, on_lazy);
+  dsm__tp_handle(T_LAZYCALL, on_lazycall);
   sink_buf = calloc(1, 8u << 20);
   dsm__tp_init(me, np);
   barrier();
@@ -738,6 +860,7 @@ int main(int argc, char **argv)
   else if (!strcmp(mode, "deferred")) mode_deferred(n);
   else if (!strcmp(mode, "acks")) mode_acks(n);
   else if (!strcmp(mode, "ride")) mode_ride(n);
+  else if (!strcmp(mode, "lazy")) mode_lazy(n);
   else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
   dsm__tp_shutdown();
   fprintf(stderr, "rank %u: %s ok (datagrams sent %llu, retransmits %llu, dups %llu, bad %llu)\n",
