@@ -57,6 +57,9 @@ static unsigned me, np;
     fprintf(stderr, "%s:%d: error: rank %u: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__,   \
             me, #a, a_, #b, b_); exit(1); } } while (0)
 
+/* A statistic, read while other threads of ours count it. */
+#define STAT(name) __atomic_load_n(&dsm__stats.name, __ATOMIC_RELAXED)
+
 /* Message types borrowed for the tests; only their numbers matter here. */
 enum {
   T_ECHO = DSM__MSG_PING,
@@ -354,10 +357,10 @@ static void mode_count(long n, int expect_dups)
    * lost and its request came back as a duplicate. */
   if (expect_dups) {
     fprintf(stderr, "rank %u: dup_requests %llu retransmits %llu\n", me,
-            (unsigned long long)dsm__stats.stat_dup_requests,
-            (unsigned long long)dsm__stats.stat_retransmits);
-    CHECK(dsm__stats.stat_dup_requests > 0);
-    CHECK(dsm__stats.stat_retransmits > 0);
+            (unsigned long long)STAT(stat_dup_requests),
+            (unsigned long long)STAT(stat_retransmits));
+    CHECK(STAT(stat_dup_requests) > 0);
+    CHECK(STAT(stat_retransmits) > 0);
   }
 }
 
@@ -367,8 +370,8 @@ static void mode_loss(long n)
     echo_check((me + 1 + (unsigned)i % (np - 1)) % np, (size_t)(i % 5) * 700, (unsigned)i);
   barrier();
   fprintf(stderr, "rank %u: retransmits %llu\n", me,
-          (unsigned long long)dsm__stats.stat_retransmits);
-  CHECK(dsm__stats.stat_retransmits > 0);
+          (unsigned long long)STAT(stat_retransmits));
+  CHECK(STAT(stat_retransmits) > 0);
 }
 
 static void mode_forward(long n)
@@ -453,14 +456,14 @@ static void mode_acks(long n)
   CHECK(np >= 2);
   uint64_t floor_us = (uint64_t)dsm__env_long("DSM_RTO_MIN_MS", 10, 1, 1000) * 1000;
   if (me != 0) {
-    uint64_t seq = 0, rt0 = dsm__stats.stat_retransmits;
+    uint64_t seq = 0, rt0 = STAT(stat_retransmits);
     for (long i = 0; i < n; i++, seq++) {
       dsm__tp_send(0, T_ONEWAY, &seq, sizeof seq);
       usleep((useconds_t)(3 * floor_us));
     }
     /* Only the ACK timer could answer these, within a quarter of the
      * floor: one sent again means it waited the whole floor. */
-    CHECK_EQ(dsm__stats.stat_retransmits - rt0, 0);
+    CHECK_EQ(STAT(stat_retransmits) - rt0, 0);
     for (long i = 0; i < 20 * n; i++, seq++)
       dsm__tp_send(0, T_ONEWAY, &seq, sizeof seq);
     uint64_t want = seq, got;
@@ -518,7 +521,7 @@ static void mode_ride(long n)
   CHECK(np >= 2);
   if (me < 2) {
     unsigned peer = 1 - me;
-    uint64_t d0 = dsm__stats.stat_datagrams_sent, r0 = dsm__stats.stat_acks_ridden;
+    uint64_t d0 = STAT(stat_datagrams_sent), r0 = STAT(stat_acks_ridden);
     for (uint64_t i = 0; i < (uint64_t)n; i++) {
       if (me == 1)
         wait_balls(i + 1);
@@ -526,11 +529,11 @@ static void mode_ride(long n)
       if (me == 0)
         wait_balls(i + 1);
     }
-    uint64_t dgrams = dsm__stats.stat_datagrams_sent - d0,
-             ridden = dsm__stats.stat_acks_ridden - r0;
+    uint64_t dgrams = STAT(stat_datagrams_sent) - d0,
+             ridden = STAT(stat_acks_ridden) - r0;
     fprintf(stderr, "rank %u: a rally of %ld one-ways: %llu datagrams sent, %llu ACKs ridden, "
             "%llu retransmits\n", me, n, (unsigned long long)dgrams,
-            (unsigned long long)ridden, (unsigned long long)dsm__stats.stat_retransmits);
+            (unsigned long long)ridden, (unsigned long long)STAT(stat_retransmits));
     const char *loss = getenv("DSM_LOSS");
     if (!loss || atof(loss) == 0) {
       CHECK(ridden >= (uint64_t)n - (uint64_t)n / 20);
@@ -599,7 +602,7 @@ static void mode_lazy(long n)
   int lossy = loss && atof(loss) > 0;
   if (me < 2) {
     unsigned peer = 1 - me;
-    uint64_t w0 = dsm__stats.stat_svc_net_wakes, s0 = dsm__stats.stat_lazy_sent;
+    uint64_t w0 = STAT(stat_svc_net_wakes), s0 = STAT(stat_lazy_sent);
     for (uint64_t i = 0; i < (uint64_t)n; i++) {
       if (me == 1) {
         usleep(2000);
@@ -611,11 +614,11 @@ static void mode_lazy(long n)
         wait_lazies(i + 1);
       }
     }
-    uint64_t wakes = dsm__stats.stat_svc_net_wakes - w0, sent = dsm__stats.stat_lazy_sent - s0;
+    uint64_t wakes = STAT(stat_svc_net_wakes) - w0, sent = STAT(stat_lazy_sent) - s0;
     fprintf(stderr, "rank %u: a rally of %ld lazy one-ways: %llu sent lazily, %llu handled off "
             "the waiting thread, %llu service thread wake-ups, %llu retransmits\n", me, n,
             (unsigned long long)sent, (unsigned long long)lazies_off_main,
-            (unsigned long long)wakes, (unsigned long long)dsm__stats.stat_retransmits);
+            (unsigned long long)wakes, (unsigned long long)STAT(stat_retransmits));
     CHECK_EQ(lazies, n);
     if (!lossy) {
       CHECK_EQ(sent, n);
@@ -627,11 +630,11 @@ static void mode_lazy(long n)
   /* 2: nobody waits. Rank 1 says (a ball) when it is past the barrier's
    * call, which would read the lazy one from the reply socket. */
   if (me == 0) {
-    uint64_t r0 = dsm__stats.stat_retransmits, i = (uint64_t)n;
+    uint64_t r0 = STAT(stat_retransmits), i = (uint64_t)n;
     wait_balls(1);
     dsm__tp_send_lazy(1, T_LAZY, &i, sizeof i);
     barrier();
-    CHECK(dsm__stats.stat_retransmits > r0);
+    CHECK(STAT(stat_retransmits) > r0);
   } else if (me == 1) {
     uint64_t off0 = lazies_off_main, b = 0;
     dsm__tp_send(0, T_BALL, &b, sizeof b);
@@ -645,13 +648,13 @@ static void mode_lazy(long n)
   }
   /* 3: a caller reads it. */
   if (me == 1) {
-    uint64_t h0 = dsm__stats.stat_lazy_handed, i = (uint64_t)n + 1;
+    uint64_t h0 = STAT(stat_lazy_handed), i = (uint64_t)n + 1;
     dsm__tp_call(0, T_LAZYCALL, &i, sizeof i, NULL, NULL);
     wait_lazies(i + 1);
     fprintf(stderr, "rank 1: lazy one-ways handed over by a caller: %llu\n",
-            (unsigned long long)(dsm__stats.stat_lazy_handed - h0));
+            (unsigned long long)(STAT(stat_lazy_handed) - h0));
     if (!lossy)
-      CHECK(dsm__stats.stat_lazy_handed > h0);
+      CHECK(STAT(stat_lazy_handed) > h0);
   }
   barrier();
   CHECK_EQ(lazies, me == 1 ? n + 2 : me == 0 ? n : 0);
@@ -679,9 +682,9 @@ static void mode_deferred(long n)
   barrier();
   fprintf(stderr, "rank %u: %ld deferred calls, %.1f ms each (150 ms of it the deferral), "
           "%llu deferred replies resent, %llu retransmits\n", me, n, ms,
-          (unsigned long long)dsm__stats.stat_reply_resends,
-          (unsigned long long)dsm__stats.stat_retransmits);
-  CHECK(dsm__stats.stat_reply_resends > 0);
+          (unsigned long long)STAT(stat_reply_resends),
+          (unsigned long long)STAT(stat_retransmits));
+  CHECK(STAT(stat_reply_resends) > 0);
   stop_defer_worker(worker);
 }
 
@@ -726,8 +729,8 @@ static void mode_foreign(long n)
   barrier();
   if (me == 0) {
     fprintf(stderr, "rank 0: bad_datagrams %llu\n",
-            (unsigned long long)dsm__stats.stat_bad_datagrams);
-    CHECK(dsm__stats.stat_bad_datagrams >= sent);
+            (unsigned long long)STAT(stat_bad_datagrams));
+    CHECK(STAT(stat_bad_datagrams) >= sent);
   }
   mode_roundtrip(n);   /* and the job still works */
 }
@@ -797,8 +800,8 @@ static void mode_bench(long n)
            sum_req / reps, best_req, sum_rep / reps, best_rep);
     free(req);
     printf("retransmits %llu datagrams_sent %llu\n",
-           (unsigned long long)dsm__stats.stat_retransmits,
-           (unsigned long long)dsm__stats.stat_datagrams_sent);
+           (unsigned long long)STAT(stat_retransmits),
+           (unsigned long long)STAT(stat_datagrams_sent));
   }
   barrier();
 }
@@ -864,9 +867,9 @@ int main(int argc, char **argv)
   else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
   dsm__tp_shutdown();
   fprintf(stderr, "rank %u: %s ok (datagrams sent %llu, retransmits %llu, dups %llu, bad %llu)\n",
-          me, mode, (unsigned long long)dsm__stats.stat_datagrams_sent,
-          (unsigned long long)dsm__stats.stat_retransmits,
-          (unsigned long long)dsm__stats.stat_dup_requests,
-          (unsigned long long)dsm__stats.stat_bad_datagrams);
+          me, mode, (unsigned long long)STAT(stat_datagrams_sent),
+          (unsigned long long)STAT(stat_retransmits),
+          (unsigned long long)STAT(stat_dup_requests),
+          (unsigned long long)STAT(stat_bad_datagrams));
   return 0;
 }
