@@ -79,6 +79,7 @@ enum {
   F_ACKREQ   = 8,   /* REP: a deferred reply; acknowledge it, its sender resends until then */
   F_ACKS     = 16,  /* REQ, REP: ACKs of one-way messages ride at the end (below) */
   F_LAZY     = 32,  /* REQ|ONEWAY: sent to the receiver's reply socket (see below) */
+  F_WANTACK  = 64,  /* REQ, REP fragment: acknowledge what you hold (window full, or a resend) */
 };
 
 /* A lazy one-way (dsm__tp_send_lazy: a barrier arrival) is one its receiver
@@ -96,8 +97,11 @@ enum {
  * payload, k request ids as u64, then k as a u8 (1..ACKS_RIDE), all
  * covered by the MAC. Each says what an ACK|COMPLETE would: the one-way
  * request of that id, sent by this datagram's receiver (its origin) to
- * this datagram's sender, has been handled. transport_udp_acks.c says
- * when they ride. */
+ * this datagram's sender, has been handled; or, with ACK_RIDE_REP set in
+ * the id, the whole (multi-datagram) reply to request id of this
+ * datagram's sender has arrived there. transport_udp_acks.c says when
+ * they ride. */
+#define ACK_RIDE_REP (1ull << 63)
 #define ACKS_RIDE    32
 #define ACK_RIDE_LEN 8
 
@@ -219,6 +223,9 @@ int dsm__udp_partial_init(struct partial *p, uint32_t total, uint32_t fsz);
 void dsm__udp_partial_free(struct partial *p);
 /* Store one fragment; returns 1 when the message became complete. */
 int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, size_t n);
+/* Whether a fragment (its header's flags) that did not complete p asks for
+ * an ACK of what p holds: its sender asked (F_WANTACK), or p has a hole. */
+int dsm__udp_partial_wants_ack(const struct partial *p, unsigned flags);
 /* Tell the sender of a multi-datagram message what we hold (p), or that we
  * hold all of it (p == NULL: ACK|COMPLETE). */
 void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int tgt_rep,
@@ -325,9 +332,12 @@ void dsm__udp_poke_socket(int which);
  * serving the service socket is awake, or at a quarter of the
  * retransmission floor at the latest. */
 void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type);
+/* The same for the COMPLETE of dst's multi-datagram reply to our request
+ * rid: dst frees the reply when it comes, nothing waits for it. */
+void dsm__udp_ack_reply(unsigned dst, uint64_t rid, unsigned type);
 /* A REQ or REP datagram is going to dst and can take room bytes more: the
- * ACKs waiting for dst of messages dst sent itself ride in it, as many as
- * fit. Writes them to t (which holds ACK_RIDE_LEN * ACKS_RIDE + 1 bytes)
+ * ACKs waiting for dst of messages dst sent itself (one-ways it issued,
+ * replies to our requests) ride in it, as many as fit. Writes them to t (which holds ACK_RIDE_LEN * ACKS_RIDE + 1 bytes)
  * as the wire has them and returns their length, 0 if none. */
 size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room);
 /* A datagram went to dst: the ACKs still waiting for it (those that did not

@@ -40,9 +40,13 @@
  *     peer: Sweep3D's pipeline sends single one-ways, and with a 500 us
  *     timer each ACK cost a timer wake-up here and still a wake-up there
  *     (6% slower); most now leave with the next message of the pipeline.
- * Nothing changes on the wire. ACKs that carry a fragment bitmap (the
- * sender's window moves on them), COMPLETEs that stop a request's
- * fragments or answer a reply, and re-ACKs of duplicates still go at once.
+ * The COMPLETE of a reply of several datagrams waits here too
+ * (dsm__udp_ack_reply): the replier only frees the reply on it, and it
+ * rides in the caller's next request (bit 63 of the id tells it from a
+ * one-way's). sort_task's page runs sent ~1,000 of these alone per run.
+ * ACKs that carry a fragment bitmap (the sender's window moves on them),
+ * COMPLETEs that stop a request's fragments or answer a deferred reply,
+ * and re-ACKs of duplicates still go at once.
  * DSM_ACK_DELAY_US=0 sends every ACK at once, as before.
  *
  * Under U.core.mu, like the rest of the transport. Only the thread serving
@@ -57,7 +61,7 @@
 #define ACKS_PEER    64    /* a peer's list is sent when it is this long */
 
 struct ack_wait {
-  unsigned origin, type;
+  unsigned origin, type, tgt_rep;
   uint64_t rid;
 };
 
@@ -90,14 +94,15 @@ static void send_peer(unsigned dst, int to_caller)
   q->due = 0;
   nwaiting--;
   for (unsigned i = 0; i < n; i++)
-    dsm__udp_send_ack(dst, q->w[i].origin, q->w[i].rid, q->w[i].type, 0, NULL, to_caller);
+    dsm__udp_send_ack(dst, q->w[i].origin, q->w[i].rid, q->w[i].type, (int)q->w[i].tgt_rep, NULL,
+                      to_caller);
 }
 
-void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type)
+static void hold(unsigned dst, unsigned origin, uint64_t rid, unsigned type, unsigned tgt_rep)
 {
   init();
   if (!delay_ns || U.shutting_down) {
-    dsm__udp_send_ack(dst, origin, rid, type, 0, NULL, 0);
+    dsm__udp_send_ack(dst, origin, rid, type, (int)tgt_rep, NULL, 0);
     return;
   }
   struct peer_acks *q = &pa[dst];
@@ -108,9 +113,19 @@ void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned t
     nwaiting++;
     dsm__udp_wake_role(SVC, q->due - delay_ns + late_ns);   /* the sleeper's limit */
   }
-  q->w[q->n++] = (struct ack_wait){ origin, type, rid };
+  q->w[q->n++] = (struct ack_wait){ origin, type, tgt_rep, rid };
   if (q->n == ACKS_PEER)
     send_peer(dst, 0);
+}
+
+void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type)
+{
+  hold(dst, origin, rid, type, 0);
+}
+
+void dsm__udp_ack_reply(unsigned dst, uint64_t rid, unsigned type)
+{
+  hold(dst, U.self, rid, type, 1);
 }
 
 size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room)
@@ -121,8 +136,9 @@ size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room)
   size_t fit = (room - 1) / ACK_RIDE_LEN;
   unsigned k = 0, keep = 0;
   for (unsigned i = 0; i < q->n; i++) {
-    if (q->w[i].origin == dst && k < fit && k < ACKS_RIDE) {
-      put64(t + (size_t)k * ACK_RIDE_LEN, q->w[i].rid);
+    int rides = q->w[i].tgt_rep ? q->w[i].origin == U.self : q->w[i].origin == dst;
+    if (rides && k < fit && k < ACKS_RIDE) {
+      put64(t + (size_t)k * ACK_RIDE_LEN, q->w[i].rid | (q->w[i].tgt_rep ? ACK_RIDE_REP : 0));
       k++;
     } else {
       q->w[keep++] = q->w[i];     /* forwarded to us, or no room: an ACK of its own */

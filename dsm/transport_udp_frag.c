@@ -117,6 +117,16 @@ int dsm__udp_frag_acked(const struct xfer *x, uint32_t i)
 void dsm__udp_send_frag(struct xfer *x, uint32_t i, int retrans)
 {
   struct hdr h = dsm__udp_hdr_make(x->kind, x->type, x->flags, x->peer, x->origin, x->rid);
+  /* The receiver of a message of several datagrams acknowledges what it
+   * holds only when asked, or when it sees a hole (one lost below one
+   * that came): asked on a resend, and every half window of fragments
+   * while more follow, so the window moves on before it is used up. (It
+   * used to after every batch it read: one or more ACKs per message, each
+   * a wake-up here, where the whole message fit in half a window and
+   * nothing waited for them.) */
+  uint32_t nn = i + 1, half = x->window / 2 ? x->window / 2 : 1;
+  if (x->nfrags > 1 && (retrans || (nn < x->nfrags && nn % half == 0)))
+    h.flags |= F_WANTACK;
   h.fsz = x->fsz;
   h.hops = (uint8_t)x->hops;
   h.total = (uint32_t)x->len;
@@ -183,6 +193,11 @@ void dsm__udp_partial_free(struct partial *p)
 {
   free(p->buf);
   free(p->have);
+}
+
+int dsm__udp_partial_wants_ack(const struct partial *p, unsigned flags)
+{
+  return (flags & F_WANTACK) || p->high > p->cum;
 }
 
 int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, size_t n)

@@ -401,7 +401,8 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     return;
   r->src = h->src;
   if (!dsm__udp_partial_add(&r->p, h->off, p, n)) {
-    ack_later(h->src, origin, h->rid, h->type, 0, to_caller);
+    if (dsm__udp_partial_wants_ack(&r->p, h->flags))
+      ack_later(h->src, origin, h->rid, h->type, 0, to_caller);
     return;
   }
   for (struct rpart **pp = &rparts; *pp; pp = &(*pp)->next)
@@ -450,10 +451,14 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
   if (c->part->total != h->total || c->part->fsz != h->fsz)
     return;
   if (!dsm__udp_partial_add(c->part, h->off, p, n)) {
-    ack_later(h->src, h->origin, h->rid, h->type, 1, 0);
+    if (dsm__udp_partial_wants_ack(c->part, h->flags))
+      ack_later(h->src, h->origin, h->rid, h->type, 1, 0);
     return;
   }
-  dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0);
+  /* Nothing waits for this COMPLETE (the replier frees the reply when it
+   * comes): it rides in our next datagram to the replier, mostly our next
+   * request, rather than waking the replier's service thread now. */
+  dsm__udp_ack_reply(h->src, h->rid, h->type);
   uint8_t *buf = c->part->buf;
   c->part->buf = NULL;
   DSM__STAT_MSG(recv, c->c.type, h->total);
@@ -531,8 +536,11 @@ void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from
   DSM__STAT_INC(datagrams_recv);
   /* Riding ACKs first: each as if it had come in an ACK of its own. */
   for (size_t at = 0; at + 1 < tn; at += ACK_RIDE_LEN) {
-    struct hdr a = { .magic = MAGIC, .kind = K_ACK, .type = h.type, .flags = F_COMPLETE,
-                     .src = h.src, .dst = U.self, .origin = U.self, .rid = get64(p + n + at) };
+    uint64_t id = get64(p + n + at);
+    int rep = (id & ACK_RIDE_REP) != 0;
+    struct hdr a = { .magic = MAGIC, .kind = K_ACK, .type = h.type,
+                     .flags = (uint8_t)(F_COMPLETE | (rep ? F_TGT_REP : 0)), .src = h.src,
+                     .dst = U.self, .origin = rep ? h.src : U.self, .rid = id & ~ACK_RIDE_REP };
     dsm__udp_on_ack(&a, NULL, 0);
   }
   switch (h.kind) {

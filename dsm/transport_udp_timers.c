@@ -84,15 +84,18 @@ static void on_timeout(struct xfer *x, uint64_t now)
     h.low = x->origin == U.self ? dsm__udp_own_low() : U.core.cache.low_seen[x->origin];
     dsm__udp_send_dgram(x->peer, SVC, &h, NULL, 0, 1);
   } else {
-    /* Resend every unacknowledged fragment in flight; the ACKs that come
-     * back restart the normal flow. */
-    unsigned cnt = 0;
+    /* Resend the newest unacknowledged fragment in flight, asking for an
+     * ACK (a probe): the receiver's bitmap then shows the holes, and those
+     * go again at once (fast retransmit, dsm__udp_on_ack). Resending every
+     * one in flight cost a whole window (2 MiB) each time a slow receiver,
+     * not a lost datagram, let the timer run out. */
+    uint32_t probe = UINT32_MAX;
     for (uint32_t i = x->low_unacked; i < x->next_new; i++)
-      if (!dsm__udp_frag_acked(x, i)) {
-        dsm__udp_send_frag(x, i, 1);
-        cnt++;
-      }
-    DSM__DEBUG("timeout: resent %u of %u fragments to rank %u (rto %llu us, acked %u)", cnt,
+      if (!dsm__udp_frag_acked(x, i))
+        probe = i;
+    if (probe != UINT32_MAX)
+      dsm__udp_send_frag(x, probe, 1);
+    DSM__DEBUG("timeout: probed fragment %u of %u to rank %u (rto %llu us, acked %u)", probe,
                x->nfrags, x->peer, (unsigned long long)x->rto / 1000, x->nacked);
     if (x->next_new == x->low_unacked)
       dsm__udp_fill_window(x);

@@ -29,6 +29,11 @@
  *              receiver that does not wait; handed over by a caller that
  *              reads one while waiting for a reply; exactly once, in order,
  *              under DSM_LOSS too
+ *   bulk       rank 0 asks rank 1 for n replies of 256 KiB (5 datagrams on
+ *              loopback), contents checked: without loss, the caller sends
+ *              no ACK of its own for a reply that came whole (no fragment
+ *              bitmaps; the COMPLETE rides in the next request), at most
+ *              n + n/10 datagrams in all; under DSM_LOSS, correct
  *   deferred   calls answered 150 ms later by another thread, under DSM_LOSS:
  *              the origin, told PENDING, backs off, so the replier must
  *              resend a lost deferred reply itself (reply_resends > 0)
@@ -336,6 +341,31 @@ static void mode_big(long n)
   barrier();
 }
 
+/* See the top. Each reply fits in the sender's window, so nothing asks for
+ * an ACK before it is whole (F_WANTACK, transport_udp_frag.c), and its
+ * COMPLETE waits for the next request to the same peer (acks_ridden). With
+ * an ACK per batch read and a COMPLETE of its own, as before, the caller
+ * sent 2-4 datagrams per call. */
+static void mode_bulk(long n)
+{
+  CHECK(np >= 2);
+  if (me == 0) {
+    uint64_t d0 = STAT(stat_datagrams_sent), r0 = STAT(stat_acks_ridden);
+    for (long i = 0; i < n; i++)
+      big_exchange(1, 64, 256u << 10);
+    uint64_t dgrams = STAT(stat_datagrams_sent) - d0, ridden = STAT(stat_acks_ridden) - r0;
+    fprintf(stderr, "rank 0: %ld calls with 256 KiB replies: %llu datagrams sent, %llu ACKs "
+            "ridden, %llu retransmits\n", n, (unsigned long long)dgrams,
+            (unsigned long long)ridden, (unsigned long long)STAT(stat_retransmits));
+    const char *loss = getenv("DSM_LOSS");
+    if (!loss || atof(loss) == 0) {
+      CHECK(dgrams <= (uint64_t)n + (uint64_t)n / 10);
+      CHECK(ridden >= (uint64_t)n - (uint64_t)n / 10 - 1);
+    }
+  }
+  barrier();
+}
+
 static void mode_count(long n, int expect_dups)
 {
   for (long i = 1; i <= n; i++)
@@ -597,19 +627,21 @@ static void wait_lazies(uint64_t n)
 static void mode_lazy(long n)
 {
   CHECK(np >= 2);
-  main_thread = pthread_self();
   const char *loss = getenv("DSM_LOSS");
   int lossy = loss && atof(loss) > 0;
   if (me < 2) {
     unsigned peer = 1 - me;
     uint64_t w0 = STAT(stat_svc_net_wakes), s0 = STAT(stat_lazy_sent);
+    /* Rank 1 serves first: rank 0, the barrier's manager, left it before
+     * rank 1 did, and a first ball of its could find rank 1 still in the
+     * barrier's call, whose reader hands it over (part 3). */
     for (uint64_t i = 0; i < (uint64_t)n; i++) {
-      if (me == 1) {
+      if (me == 0) {
         usleep(2000);
         wait_lazies(i + 1);
       }
       dsm__tp_send_lazy(peer, T_LAZY, &i, sizeof i);
-      if (me == 0) {
+      if (me == 1) {
         usleep(2000);
         wait_lazies(i + 1);
       }
@@ -821,7 +853,7 @@ static void mode_abort(long n)
 int main(int argc, char **argv)
 {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|acks|ride|lazy|deferred|bench|abort [n]\n", argv[0]);
+    fprintf(stderr, "usage: %s roundtrip|big|dup|loss|forward|foreign|acks|ride|lazy|bulk|deferred|bench|abort [n]\n", argv[0]);
     return 2;
   }
   me = (unsigned)dsm__env_long("DSM_RANK", 0, 0, 65535);
@@ -848,6 +880,7 @@ int main(int argc, char **argv)
   dsm__tp_handle(T_LAZY, on_lazy);
   dsm__tp_handle(T_LAZYCALL, on_lazycall);
   sink_buf = calloc(1, 8u << 20);
+  main_thread = pthread_self();   /* before a peer's first lazy ball can come */
   dsm__tp_init(me, np);
   barrier();
   const char *mode = argv[1];
@@ -864,6 +897,7 @@ int main(int argc, char **argv)
   else if (!strcmp(mode, "acks")) mode_acks(n);
   else if (!strcmp(mode, "ride")) mode_ride(n);
   else if (!strcmp(mode, "lazy")) mode_lazy(n);
+  else if (!strcmp(mode, "bulk")) mode_bulk(n);
   else { fprintf(stderr, "unknown mode %s\n", mode); return 2; }
   dsm__tp_shutdown();
   fprintf(stderr, "rank %u: %s ok (datagrams sent %llu, retransmits %llu, dups %llu, bad %llu)\n",
