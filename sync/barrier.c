@@ -293,11 +293,11 @@ static void barrier_impl(void *arg)
   if (pair) {
     uint64_t t0 = dsm__now_ns();
     /* Sent even when the peer's arrival is already here (it came by a
-     * resend, or while we were still in the barrier before): the peer is
-     * waiting for it, and each computes its departure at the same time,
+     * resend, or while we were still in the barrier before): the peer
+     * needs ours, and each computes its departure at the same time,
      * instead of one after the other as when the last to arrive managed
      * the barrier for both and sent the other its departure (dsmbench's
-     * barrier of two: 0.40-0.56x the UDP round trip, against 0.63-0.71x
+     * barrier of two: 0.33-0.56x the UDP round trip, against 0.63-0.71x
      * with a last arrival that managed whenever it could). */
     dsm__tp_send_lazy(peer, DSM__MSG_PAIRBAR, b.p, b.len);
     pthread_mutex_lock(&dsm__mu);
