@@ -79,7 +79,7 @@ enum {
   F_ACKREQ   = 8,   /* REP: a deferred reply; acknowledge it, its sender resends until then */
   F_ACKS     = 16,  /* REQ, REP: ACKs of one-way messages ride at the end (below) */
   F_LAZY     = 32,  /* REQ|ONEWAY: sent to the receiver's reply socket (see below) */
-  F_WANTACK  = 64,  /* REQ, REP fragment: acknowledge what you hold (window full, or a resend) */
+  F_WANTACK  = 64,  /* REQ, REP fragment: ACK what you hold (each half window; resends) */
 };
 
 /* A lazy one-way (dsm__tp_send_lazy: a barrier arrival) is one its receiver
@@ -337,8 +337,9 @@ void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned t
 void dsm__udp_ack_reply(unsigned dst, uint64_t rid, unsigned type);
 /* A REQ or REP datagram is going to dst and can take room bytes more: the
  * ACKs waiting for dst of messages dst sent itself (one-ways it issued,
- * replies to our requests) ride in it, as many as fit. Writes them to t (which holds ACK_RIDE_LEN * ACKS_RIDE + 1 bytes)
- * as the wire has them and returns their length, 0 if none. */
+ * replies to our requests) ride in it, as many as fit. Writes them to t
+ * (which holds ACK_RIDE_LEN * ACKS_RIDE + 1 bytes) as the wire has them
+ * and returns their length, 0 if none. */
 size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room);
 /* A datagram went to dst: the ACKs still waiting for it (those that did not
  * ride) go too, to its service socket, or to its reply socket (to_caller)

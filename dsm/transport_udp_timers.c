@@ -90,9 +90,11 @@ static void on_timeout(struct xfer *x, uint64_t now)
      * one in flight cost a whole window (2 MiB) each time a slow receiver,
      * not a lost datagram, let the timer run out. */
     uint32_t probe = UINT32_MAX;
-    for (uint32_t i = x->low_unacked; i < x->next_new; i++)
-      if (!dsm__udp_frag_acked(x, i))
+    for (uint32_t i = x->next_new; i-- > x->low_unacked;)
+      if (!dsm__udp_frag_acked(x, i)) {
         probe = i;
+        break;
+      }
     if (probe != UINT32_MAX)
       dsm__udp_send_frag(x, probe, 1);
     DSM__DEBUG("timeout: probed fragment %u of %u to rank %u (rto %llu us, acked %u)", probe,
