@@ -281,9 +281,14 @@ struct lazy {
 static struct lazy *lazy_head, **lazy_tail = &lazy_head;
 static unsigned lazy_n;
 
+/* A lazy one-way by its header (not checked yet: dsm__udp_on_datagram does). */
 static int is_lazy(const uint8_t *b, size_t len)
 {
-  return len >= HDR_LEN && b[4] == K_REQ && (b[6] & (F_LAZY | F_ONEWAY)) == (F_LAZY | F_ONEWAY);
+  if (len < HDR_LEN)
+    return 0;
+  struct hdr h;
+  dsm__udp_hdr_get(b, &h);
+  return h.kind == K_REQ && (h.flags & (F_LAZY | F_ONEWAY)) == (F_LAZY | F_ONEWAY);
 }
 
 static void lazy_hand(const uint8_t *b, size_t len, const struct sockaddr_in *from)
