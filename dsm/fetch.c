@@ -376,7 +376,7 @@ static uint32_t prefetch_max(void)
 {
   static uint32_t max;
   if (!max)
-    max = (uint32_t)dsm__env_long("DSM_PREFETCH", 64, 1, 64);
+    max = (uint32_t)dsm__env_long("DSM_PREFETCH", DSM__RUN_MAX, 1, DSM__RUN_MAX);
   return max;
 }
 
@@ -536,6 +536,37 @@ static int rides_along(uint32_t pg, unsigned home)
  * dsm__mu, until it is in, and fault again if it is not (below). */
 static pthread_cond_t fetched_cv = PTHREAD_COND_INITIALIZER;
 
+/* A run of pages never held here, in address order, most likely goes in
+ * fresh (below): the memory for it is made while the request is out (a
+ * stencil's first sweep brings 2,100 pages to rank 1, and allocating them
+ * was a third of the time from reply to touch), and with one thread the
+ * application view's entries for it too. Mapped early, the pages are
+ * readable for the length of the mapping call and read zeros then, which
+ * only another thread of ours could see. A page the answer brings no bytes
+ * for (given to us empty, skipped, moved on) is made a hole again, so when
+ * most of the last such run came so (sort_task's scratch array, given to
+ * its writers page by page: 11,000 pages of 36,000), the next is not
+ * prepared; for a write fault and a read fault apart, as gifts of empty
+ * pages answer writes (first_touch.c) and sort_task's reads and writes
+ * take turns. */
+static int ahead_empty[2];   /* [write]: most of the last run of fresh pages got no bytes */
+
+struct ahead {
+  uint32_t first, count;
+  int premapped;
+};
+
+static void fetch_ahead(void *arg)
+{
+  struct ahead *a = arg;
+  dsm__pages_reserve(a->first, a->count);
+  pthread_mutex_lock(&dsm__mu);
+  if (dsm__threads == 1)
+    a->premapped = dsm__pages_premap(a->first, a->count);
+  DSM__STAT_ADD(fetch_ahead, a->count);
+  pthread_mutex_unlock(&dsm__mu);
+}
+
 static void put_needs(dsm__buf_t *b, const dsm__page_t *p)
 {
   size_t at = b->len;
@@ -621,9 +652,9 @@ void dsm__fetch_page(uint32_t pg, int write)
                  !p->pv;
   uint32_t max = s->window, count = 1;
   int64_t step = back ? -1 : s->stride;
-  uint32_t pages[64];
+  uint32_t pages[DSM__RUN_MAX];
   pages[0] = pg;
-  while (count < max && count < 64) {
+  while (count < max && count < DSM__RUN_MAX) {
     int64_t q = (int64_t)pg + step * (int64_t)count;
     if (q < 0 || q >= (int64_t)dsm__npages ||
         dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)(step * (int64_t)count * DSM__PAGE))) !=
@@ -648,7 +679,7 @@ void dsm__fetch_page(uint32_t pg, int write)
   stream_fetched(back ? pages[0] : pg, count);
   /* Which pages of a cold run are held back (above); said before the wait,
    * as another thread may move the streams meanwhile. */
-  uint8_t hold[64] = { 0 };
+  uint8_t hold[DSM__RUN_MAX] = { 0 };
   s->held = cold_run ? cold_run_begin(pg, count, hold) : 0;
   s->used = 0;
   DSM__DEBUG("fetch %u pages from %u (stride %d) from rank %u", count, pages[0],
@@ -661,20 +692,29 @@ void dsm__fetch_page(uint32_t pg, int write)
   if (shared_wait)
     for (uint32_t k = 0; k < count; k++)
       dsm__page(pages[k])->fetching = 1;
+  struct ahead ahead = { pages[0], count, 0 };
+  int fresh_run = !dsm__os_on();
+  for (uint32_t k = 0; fresh_run && k < count; k++)
+    fresh_run = !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
+  int fresh_ahead = fresh_run && !ahead_empty[!!write];
   pthread_mutex_unlock(&dsm__mu);
 
   dsm__call_t call = { home, DSM__MSG_PAGE, req.p, req.len, NULL, 0 };
   unsigned gate = shared_wait ? dsm__gate_drop() : 0;
-  dsm__os_fetch(&call, 1);
+  if (fresh_ahead)
+    dsm__tp_call_overlap(home, DSM__MSG_PAGE, req.p, req.len, &call.reply, &call.reply_len,
+                         fetch_ahead, &ahead);
+  else
+    dsm__os_fetch(&call, 1);
   dsm__gate_take(gate);
 
   pthread_mutex_lock(&dsm__mu);
   /* The reply: per page, its version vector, its kind and, unless it is a
    * page of zeros, its bytes (home.c); a page given to us at this first
    * touch, or one whose home moved on, has no bytes (first_touch.c). */
-  const uint8_t *data[64];
-  const uint8_t *pvs[64];
-  uint32_t kinds[64], word[64];
+  const uint8_t *data[DSM__RUN_MAX];
+  const uint8_t *pvs[DSM__RUN_MAX];
+  uint32_t kinds[DSM__RUN_MAX], word[DSM__RUN_MAX];
   size_t at = 0, pvlen = dsm__nprocs * 4;
   const uint8_t *rep = call.reply;
   for (uint32_t k = 0; k < count; k++) {
@@ -708,6 +748,25 @@ void dsm__fetch_page(uint32_t pg, int write)
   }
   if (at != call.reply_len)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
+  /* The memory made ahead for pages that get no bytes (given to us empty,
+   * skipped, moved on) goes back to being a hole; nothing here wrote them,
+   * and they are inaccessible until the flush below. (Before a gift is
+   * taken: it finds the hole and has nothing to clear.) */
+  uint32_t empties = 0;
+  for (uint32_t k = 0; k < count;) {
+    uint32_t e = k;
+    while (e < count && (kinds[e] == DSM__PAGE_GIVEN || kinds[e] == DSM__PAGE_SKIPPED ||
+                         kinds[e] == DSM__PAGE_MOVED))
+      e++;
+    empties += e - k;
+    if (e > k && fresh_ahead) {
+      dsm__pages_unreserve(pages[k], e - k);
+      DSM__STAT_ADD(fetch_ahead_unused, e - k);
+    }
+    k = e + 1;
+  }
+  if (fresh_run)
+    ahead_empty[!!write] = empties * 2 > count;
   /* Which copies go in: with several threads, another may have made a
    * page valid, or an acquire added a need to it, meanwhile. A page given
    * to us is ours whatever happened meanwhile (its old home has let go of
@@ -721,11 +780,12 @@ void dsm__fetch_page(uint32_t pg, int write)
       while (e < count && kinds[e] == DSM__PAGE_GIVEN_DATA && pages[e] == pages[e - 1] + 1)
         e++;
       dsm__pages_write_fresh(pages[k], e - k, data + k);
-      dsm__pages_premap(pages[k], e - k);
+      if (!ahead.premapped)
+        dsm__pages_premap(pages[k], e - k);
     }
     k = e;
   }
-  uint8_t take[64];
+  uint8_t take[DSM__RUN_MAX];
   for (uint32_t k = 0; k < count; k++) {
     dsm__page_t *q = dsm__page(pages[k]);
     if (shared_wait)
@@ -782,7 +842,8 @@ void dsm__fetch_page(uint32_t pg, int write)
     fresh = take[k] && !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
   if (fresh) {
     dsm__pages_write_fresh(pages[0], count, data);
-    dsm__pages_premap(pages[0], count);
+    if (!ahead.premapped)
+      dsm__pages_premap(pages[0], count);
   }
   uint32_t installed = 0;
   for (uint32_t k = 0; k < count; k++) {

@@ -124,7 +124,7 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   int write = !!(count & DSM__PAGE_REQ_WRITE);
   int back = !!(count & DSM__PAGE_REQ_BACK);
   count &= ~DSM__PAGE_REQ_FLAGS;
-  if (r.bad || count == 0 || count > 64)
+  if (r.bad || count == 0 || count > DSM__RUN_MAX)
     dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
   uint32_t fault_k = back ? count - 1 : 0;     /* the page the asker touched */
   /* Does the run give pages of data (first_touch.c, "with its data")? The
@@ -179,8 +179,8 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
    * to the asker (first_touch.c) is made inaccessible instead, and given
    * only if it still holds nothing once it is. */
   enum { SERVE, MAYBE_GIVE, GIVE, MOVED, SKIP, GIVE_DATA, GIVEN_DATA };
-  uint8_t what[64];
-  uint32_t was_excl[64], nexcl = 0, word[64], pgs[64];
+  uint8_t what[DSM__RUN_MAX];
+  uint32_t was_excl[DSM__RUN_MAX], nexcl = 0, word[DSM__RUN_MAX], pgs[DSM__RUN_MAX];
   int gifts = 0;
   dsm__rd_t pages = r;
   for (uint32_t k = 0; k < count; k++) {
@@ -257,7 +257,7 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
       while (e < count && what[e] == GIVEN_DATA && pgs[e] == pgs[e - 1] + 1)
         e++;
       if (!given)
-        given = dsm__xcalloc(64, DSM__PAGE);
+        given = dsm__xcalloc(DSM__RUN_MAX, DSM__PAGE);
       dsm__pages_read_file(pgs[k], e - k, given + (size_t)k * DSM__PAGE);
     }
     k = e;
@@ -268,8 +268,8 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   static const uint32_t zeros[DSM__MAX_PROCS];
   static const uint32_t kinds[6] = { DSM__PAGE_FULL, DSM__PAGE_ZERO, DSM__PAGE_GIVEN,
                                      DSM__PAGE_MOVED, DSM__PAGE_SKIPPED, DSM__PAGE_GIVEN_DATA };
-  const void *bufs[4 * 64];
-  size_t lens[4 * 64];
+  const void *bufs[4 * DSM__RUN_MAX];
+  size_t lens[4 * DSM__RUN_MAX];
   unsigned nb = 0;
   for (uint32_t k = 0; k < count; k++) {
     uint32_t pg = pgs[k];

@@ -160,14 +160,24 @@ const uint8_t *dsm__page_current(uint32_t pg);
  * walks backward, asked in address order). */
 #define DSM__PAGE_REQ_BACK  0x40000000u
 #define DSM__PAGE_REQ_FLAGS (DSM__PAGE_REQ_WRITE | DSM__PAGE_REQ_BACK)
+/* The most pages one PAGE request names (fetch.c's runs, DSM_PREFETCH).
+ * Longer runs were slower: the stencil's first sweep at 2 processes took
+ * 1.16x as long with runs of 256 and 1.02x with 128 (16 pairs each). */
+#define DSM__RUN_MAX 64
 int dsm__page_is_zero(const void *page);        /* all DSM__PAGE bytes zero? */
 int dsm__page_is_hole(uint32_t pg);             /* never touched here (so zero)? */
-/* A run of contiguous pages this process never held (count <= 64): write
+/* A run of contiguous pages this process never held (count <= DSM__RUN_MAX): write
  * their bytes (NULL: zeros) through the memory file rather than the system
  * view, and map them in the application view, still inaccessible, so that
  * first touches cost no kernel fault (region.c says why). */
 void dsm__pages_write_fresh(uint32_t first, uint32_t count, const uint8_t *const *data);
-void dsm__pages_premap(uint32_t first, uint32_t count);
+/* Returns 0, doing nothing, if a page of the run is accessible or queued. */
+int  dsm__pages_premap(uint32_t first, uint32_t count);
+/* Memory for such a run, made (zeroed, in the file) before its bytes come:
+ * what dsm__pages_write_fresh then does is a copy. */
+void dsm__pages_reserve(uint32_t first, uint32_t count);
+/* Make reserved pages that got no bytes holes again (under dsm__mu). */
+void dsm__pages_unreserve(uint32_t first, uint32_t count);
 /* A copy of count consecutive pages' bytes read through the file in one
  * call, not through a mapping: a page whose mapping in the system view was
  * never touched costs no fault. */

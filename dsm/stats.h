@@ -36,6 +36,8 @@
   X(fetches_overtaken,  "fetched copies not installed: made valid or out of date meanwhile")\
   X(fetch_held,         "pages of a cold run installed inaccessible until first touched")\
   X(fetch_held_used,    "of those, pages touched (a fault served here)")     \
+  X(fetch_ahead,        "pages never held here whose memory was made while their fetch was out") \
+  X(fetch_ahead_unused, "of those, pages that got no bytes (a hole again)")   \
   X(pages_served,       "pages sent to others by this home (fetch replies)") \
   X(zero_pages_served,  "of those, pages of zeros (sent as their kind alone)") \
   X(requests_held,      "fetches answered late: diffs or a collective to come")\

@@ -7,7 +7,10 @@
  * process reads one word of every page of a 64-page block the master
  * filled; each value must be right, and the kernel's minor faults over the
  * 63 pages touched after the first must stay far below one per page (63
- * without the mapping).
+ * without the mapping). The run's memory was made while its request was out
+ * (dsm/fetch.c, fetch_ahead: all 64 pages); then the master rewrites the
+ * block, and the copies refreshed (pages held before) are not prepared so:
+ * fetch_ahead stays, and every value is the new one.
  */
 #include <sys/resource.h>
 
@@ -17,6 +20,7 @@
 #define NPG 64
 
 static long value(long i) { return i * 5 + 1; }
+static long value2(long i) { return i * 7 + 3; }
 
 static long minflt(void)
 {
@@ -39,8 +43,9 @@ int main(int argc, char **argv)
   }
   dsm_barrier(0);
   if (me == np - 1) {
-    int64_t r0 = dsm_stat("msgs_sent.PAGE");
+    int64_t r0 = dsm_stat("msgs_sent.PAGE"), a0 = dsm_stat("fetch_ahead");
     CHECK_EQ(b[3], value(3));                 /* the cold run */
+    CHECK_EQ(dsm_stat("fetch_ahead") - a0, NPG);
     long f0 = minflt();
     long sum = 0;
     for (long pg = 1; pg < NPG; pg++)
@@ -55,5 +60,18 @@ int main(int argc, char **argv)
 #endif
   }
   dsm_barrier(1);
+  if (me == 0)
+    for (long i = 0; i < NPG * PW; i++)
+      b[i] = value2(i);
+  dsm_barrier(2);
+  if (me == np - 1) {
+    int64_t a0 = dsm_stat("fetch_ahead");
+    long sum = 0;
+    for (long pg = 0; pg < NPG; pg++)
+      sum += b[pg * PW + 1] == value2(pg * PW + 1);
+    CHECK_EQ(sum, NPG);
+    CHECK_EQ(dsm_stat("fetch_ahead"), a0);
+  }
+  dsm_barrier(3);
   dsm_exit(0);
 }
