@@ -29,13 +29,13 @@
 
 #define PUSH_TRUST 7
 #define PUSH_TRUST_MAX 127
-/* Pushed copies that went out of date untouched, in a row, before the
- * reader unsubscribes. Not one: a page its home writes in several
- * intervals between two reads (an OpenMP program's molecule array, written
- * by three regions of each time step and read by one) would be
- * unsubscribed and then fetched at every read, a fault and a round trip
- * each, where one more push costs neither. */
-#define PUSH_IDLE_UNSUB 3
+/* DSM__PUSH_IDLE_UNSUB (region.h): pushed copies that went out of date
+ * untouched, in a row, before the reader unsubscribes. Not one: a page its
+ * home writes in several intervals between two reads (an OpenMP program's
+ * molecule array, written by three regions of each time step and read by
+ * one) would be unsubscribed and then fetched at every read, a fault and a
+ * round trip each, where one more push costs neither. */
+#define PUSH_IDLE_UNSUB DSM__PUSH_IDLE_UNSUB
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

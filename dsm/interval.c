@@ -310,6 +310,13 @@ static void acquire(int scan)
             if (p->push_idle < 255)
               p->push_idle++;
             p->push_trust_next = 0;   /* a probe found unused: trust starts again (fetch.c) */
+          } else if (p->pushed == DSM__PUSHED_RUN && p->push_idle < DSM__PUSH_IDLE_UNSUB - 1) {
+            /* Fetched ahead with a cold run and never used: we do not
+             * read it, and one more push unread ends the subscription
+             * that fetch made (the stencil's boundary rows overshoot 62
+             * pages into the other process's rows, each pushed three
+             * times before this). */
+            p->push_idle = DSM__PUSH_IDLE_UNSUB - 1;
           }
           p->valid = 0;
           p->pushed = 0;

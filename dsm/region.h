@@ -48,6 +48,10 @@ struct dsm__homeinfo;
  * are valid (readable) or not (a write notice arrived, or they never had
  * one); a copy that is not valid is refreshed whole from the home. */
 enum { DSM__PUSHED_COPY = 1, DSM__PUSHED_RUN = 2 };
+/* Pushed copies that went out of date untouched, in a row, before the
+ * reader unsubscribes (fetch.c says why not one). A page of a cold run that
+ * goes out of date untouched counts as all but one of them (interval.c). */
+#define DSM__PUSH_IDLE_UNSUB 3
 
 typedef struct dsm__page {
   uint8_t inited;
