@@ -10,6 +10,8 @@
  * barriers of those sizes.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,10 +156,56 @@ static void on_bench_ping(const dsm__msg_t *m)
     dsm__tp_reply(dsm__reqh(m), m->data, m->len);
 }
 
+/* The reference round trip is between two processes on CPUs of their own,
+ * as at 2 processes (dsmrun binds each rank to a CPU when there is one per
+ * rank). With more ranks than CPUs nothing is bound, and ranks 0 and 1 on
+ * one CPU made a round trip of two context switches and no wake-up of an
+ * idle CPU: 10 us against 40-67 us across CPUs, in the same minutes, and
+ * the 8-process barrier 11x that "round trip" in one run, 2x in the next.
+ * So for this measurement every thread of rank r (the service thread
+ * answers the transport's calls) runs on the r-th CPU the rank may use, if
+ * it may use two or more, as dsmrun's binding does at 2 processes; after it
+ * they go back to the rank's own set. */
+static cpu_set_t rtt_saved;
+static int rtt_pinned;
+
+static void pin_threads(const cpu_set_t *set)
+{
+  DIR *d = opendir("/proc/self/task");
+  if (!d)
+    return;
+  for (struct dirent *e; (e = readdir(d));)
+    if (e->d_name[0] != '.')
+      (void)sched_setaffinity((pid_t)atoi(e->d_name), sizeof *set, set);
+  closedir(d);
+}
+
+static void rtt_pin(int on)
+{
+  if (on) {
+    rtt_pinned = 0;
+    if (sched_getaffinity(0, sizeof rtt_saved, &rtt_saved) != 0 || CPU_COUNT(&rtt_saved) < 2)
+      return;
+    for (int c = 0, k = 0; c < CPU_SETSIZE; c++)
+      if (CPU_ISSET(c, &rtt_saved) && k++ == (int)dsm_proc_id()) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(c, &one);
+        pin_threads(&one);
+        rtt_pinned = 1;
+        break;
+      }
+  } else if (rtt_pinned) {
+    pin_threads(&rtt_saved);
+    rtt_pinned = 0;
+  }
+}
+
 static void rtt_region(void *p)
 {
   struct raw_arg *a = p;
   int per = a->n / RTT_BLOCKS > 20 ? a->n / RTT_BLOCKS : 20;
+  rtt_pin(1);
   if (dsm_proc_id() == 1) {
     int port, s = udp_socket(&port);
     echo_port = port;
@@ -208,6 +256,7 @@ static void rtt_region(void *p)
     rtt_ratio = median(ratio, RTT_BLOCKS);
     close(s);
   }
+  rtt_pin(0);
 }
 
 /* ---- a bulk reply: raw UDP and the transport, interleaved ------------------------------- */
@@ -225,6 +274,7 @@ static void bulk_region(void *p)
 {
   struct raw_arg *a = p;
   int per = a->n / 40 > 10 ? a->n / 40 : 10;
+  rtt_pin(1);       /* placed as for the round trip it is shown against */
   if (dsm_proc_id() == 1) {
     int port, s = udp_socket(&port);
     echo_port = port;
@@ -280,6 +330,7 @@ static void bulk_region(void *p)
     bulk_result[2] = lost ? -1 : median(ratio, BULK_BLOCKS);
     close(s);
   }
+  rtt_pin(0);
 }
 
 /* ---- barriers of a team ------------------------------------------------------------------- */
