@@ -751,12 +751,15 @@ void dsm__fetch_page(uint32_t pg, int write)
   /* The memory made ahead for pages that get no bytes (given to us empty,
    * skipped, moved on) goes back to being a hole; nothing here wrote them,
    * and they are inaccessible until the flush below. (Before a gift is
-   * taken: it finds the hole and has nothing to clear.) */
+   * taken: it finds the hole and has nothing to clear.) Never held here,
+   * they cannot have become valid meanwhile (no push or carried diff comes
+   * for a page we never fetched, and another thread's fetch of one waits
+   * for ours); a page that did keeps its bytes all the same. */
   uint32_t empties = 0;
   for (uint32_t k = 0; k < count;) {
     uint32_t e = k;
     while (e < count && (kinds[e] == DSM__PAGE_GIVEN || kinds[e] == DSM__PAGE_SKIPPED ||
-                         kinds[e] == DSM__PAGE_MOVED))
+                         kinds[e] == DSM__PAGE_MOVED) && !dsm__page(pages[e])->valid)
       e++;
     empties += e - k;
     if (e > k && fresh_ahead) {

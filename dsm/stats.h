@@ -20,6 +20,7 @@
   X(acks_ridden,        "ACKs of one-way messages sent inside another datagram")\
   X(lazy_sent,          "lazy one-ways (barrier arrivals) sent to the receiver's reply socket")\
   X(lazy_handed,        "lazy one-ways a caller read and handed to the service socket's server")\
+  X(lazy_dropped,       "of those, dropped with 256 already held (the sender resends them)")\
   X(reply_resends,      "deferred replies resent until acknowledged")        \
   X(dup_requests,       "duplicate requests answered from the reply cache")  \
   X(bad_datagrams,      "datagrams dropped: wrong key/MAC or malformed")     \

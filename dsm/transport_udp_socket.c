@@ -293,8 +293,10 @@ static int is_lazy(const uint8_t *b, size_t len)
 
 static void lazy_hand(const uint8_t *b, size_t len, const struct sockaddr_in *from)
 {
-  if (lazy_n >= LAZY_MAX)
+  if (lazy_n >= LAZY_MAX) {
+    DSM__STAT_INC(lazy_dropped);
     return;
+  }
   struct lazy *l = malloc(sizeof *l + len);
   DSM__ASSERT(l);
   l->next = NULL;
