@@ -17,25 +17,18 @@
  * probe), and it buys the next installs readable at once: PUSH_TRUST after
  * the first probe that found its copy used, four times as many plus three
  * after each further one in a row, up to PUSH_TRUST_MAX; a probe copy that went
- * out of date untouched starts the count again. PUSH_IDLE_UNSUB pushed
+ * out of date untouched starts the count again. DSM__PUSH_IDLE_UNSUB pushed
  * copies in a row that went out of date untouched mean we no longer read
  * the page, and we unsubscribe. So a page read every epoch costs one local
  * fault in PUSH_TRUST_MAX + 1 epochs once proved (fft3d's transpose reads
  * every page pushed to it, 4,000 a step, 39 steps: one probe fault in 8 was
  * 20,000 faults per process, ~20 us each on a paravirtualised guest; with
  * trust 7, 15, 31, 63 it was still 12,400, now 8,300), and one we stopped
- * reading is unsubscribed within PUSH_TRUST_MAX + PUSH_IDLE_UNSUB + 1.
+ * reading is unsubscribed within PUSH_TRUST_MAX + DSM__PUSH_IDLE_UNSUB + 1.
  */
 
 #define PUSH_TRUST 7
 #define PUSH_TRUST_MAX 127
-/* DSM__PUSH_IDLE_UNSUB (region.h): pushed copies that went out of date
- * untouched, in a row, before the reader unsubscribes. Not one: a page its
- * home writes in several intervals between two reads (an OpenMP program's
- * molecule array, written by three regions of each time step and read by
- * one) would be unsubscribed and then fetched at every read, a fault and a
- * round trip each, where one more push costs neither. */
-#define PUSH_IDLE_UNSUB DSM__PUSH_IDLE_UNSUB
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -327,7 +320,7 @@ void dsm__push_install(void)
         pp = &x->next;
         continue;
       }
-      if (p->push_idle >= PUSH_IDLE_UNSUB) {
+      if (p->push_idle >= DSM__PUSH_IDLE_UNSUB) {
         /* The last pushed copies were never read before this one came. */
         if (!unsub) {
           unsub = dsm__xcalloc(dsm__nprocs, sizeof *unsub);

@@ -49,8 +49,12 @@ struct dsm__homeinfo;
  * one); a copy that is not valid is refreshed whole from the home. */
 enum { DSM__PUSHED_COPY = 1, DSM__PUSHED_RUN = 2 };
 /* Pushed copies that went out of date untouched, in a row, before the
- * reader unsubscribes (fetch.c says why not one). A page of a cold run that
- * goes out of date untouched counts as all but one of them (interval.c). */
+ * reader unsubscribes (fetch.c). Not one: a page its home writes in several
+ * intervals between two reads (an OpenMP program's molecule array, written
+ * by three regions of each time step and read by one) would be unsubscribed
+ * and then fetched at every read, a fault and a round trip each, where one
+ * more push costs neither. A page of a cold run that goes out of date
+ * untouched counts as all but one of them (interval.c). */
 #define DSM__PUSH_IDLE_UNSUB 3
 
 typedef struct dsm__page {
