@@ -84,6 +84,7 @@
   X(steal_asks,         "rounds of asking the team for work")                \
   X(steals_answered,    "rounds answered with a task")                       \
   X(steal_wait_ns,      "ns from asking to the first task, over those rounds")\
+  X(steal_fed,          "victims told we found work ourselves (no unasked task)")\
   X(task_phases,        "barriers that first completed the team's tasks")    \
   X(gc_runs,            "garbage collections")                               \
   X(consistency_bytes,  "bytes held now in twins, diffs, intervals, notices")\

@@ -61,7 +61,7 @@
 #include "sync.h"
 #include "transport.h"
 
-enum { TK_STEAL = 1, TK_GIVE, TK_NONE, TK_DONE, TK_IDLE, TK_BUSY, TK_END, TK_ON };
+enum { TK_STEAL = 1, TK_GIVE, TK_NONE, TK_DONE, TK_IDLE, TK_BUSY, TK_END, TK_ON, TK_FED };
 
 #define TASK_MAGIC 0x7461736bu
 /* A process that has this many ready tasks runs a new one at once unless
@@ -141,11 +141,14 @@ static void task_fire(void)
 static uint64_t epoch;
 static uint64_t spawned, finished;     /* in this region */
 
-/* Thieves that asked us (want) or that we answered NONE (hungry). */
+/* Thieves that asked us (want) or that we answered NONE (hungry: the
+ * round we answered, 0 for none). */
 static uint64_t *want_epoch;
 static uint32_t *want_round;
 static uint32_t *want_vt;              /* nprocs x nprocs */
-static uint8_t *hungry;
+static uint32_t *hungry;
+/* Victims that answered our round NONE and so hold us hungry (the round). */
+static uint32_t *hungry_at;
 
 /* Whether this phase has tasks at all: we created one (and told the team
  * with ON), or someone told us, or gave us one. A barrier of a phase
@@ -383,9 +386,31 @@ static void serve_locked(unsigned keep)
       hdr(&b, TK_NONE);
       dsm__buf_u32(&b, want_round[r]);
       send_buf(r, &b);
+      hungry[r] = want_round[r];
       want_round[r] = 0;
-      hungry[r] = 1;
     }
+  }
+}
+
+/* We have work of our own again (we create tasks): victims that hold us
+ * hungry would send us their next task unasked, to a process that no
+ * longer needs it. In sort_task on 2 processes, each process was still
+ * hungry at the other from the end of the sort when the merges began,
+ * and each merge's first split went to the process that was about to
+ * merge the other half: half the inputs of each merge then had to be
+ * fetched. The next time we run dry we ask again (work_since_round). */
+static void fed_locked(void)
+{
+  for (unsigned r = 0; r < tprocs; r++) {
+    if (!hungry_at[r] || r == dsm__rank)
+      continue;
+    dsm__buf_t b = { 0 };
+    hdr(&b, TK_FED);
+    dsm__buf_u32(&b, hungry_at[r]);
+    send_buf(r, &b);
+    hungry_at[r] = 0;
+    work_since_round = 1;
+    DSM__STAT_INC(steal_fed);
   }
 }
 
@@ -522,6 +547,7 @@ static void on_task(const dsm__msg_t *m)
     need_acquire = 1;
     rq_push_new(t);
     work_since_round = 1;
+    hungry_at[from] = 0;       /* the giver fed us (it forgot our hunger) */
     if (e == epoch)
       on_epoch = e;
     if (round && round == my_round && e == epoch && round_out) {
@@ -540,8 +566,10 @@ static void on_task(const dsm__msg_t *m)
     uint32_t round = dsm__rd_u32(&r);
     if (r.bad)
       malformed(m);
-    if (round == my_round && e == epoch && round_out)
+    if (round == my_round && e == epoch && round_out) {
       round_out--;
+      hungry_at[from] = round;
+    }
     task_fire();
     break;
   }
@@ -581,6 +609,15 @@ static void on_task(const dsm__msg_t *m)
       on_epoch = e;
     task_fire();
     break;
+  case TK_FED: {
+    uint32_t round = dsm__rd_u32(&r);
+    if (r.bad)
+      malformed(m);
+    /* A later round's hunger is not the one the thief has forgotten. */
+    if (e == epoch && hungry[from] && hungry[from] <= round)
+      hungry[from] = 0;
+    break;
+  }
   case TK_END:
     if (e == epoch) end_seen = 1;
     task_fire();
@@ -846,6 +883,7 @@ static void create_impl(void *p)
       if (idle_waiters)
         task_fire();         /* a sibling thread waits for work */
     }
+    fed_locked();
     if (!phase_created) {
       /* The first task of the phase here: the others learn that there is
        * work to ask for (ask_locked), once per phase. */
@@ -958,7 +996,8 @@ static void phase_start_locked(uint64_t e)
   round_sent = 0;
   reported_idle = 0;
   end_seen = 0;
-  memset(hungry, 0, dsm__nprocs);
+  memset(hungry, 0, dsm__nprocs * sizeof *hungry);
+  memset(hungry_at, 0, dsm__nprocs * sizeof *hungry_at);
 }
 
 struct begin { uint64_t seq; unsigned procs, nlocal; task_t *implicit; };
@@ -1057,7 +1096,8 @@ void dsm__task_init(void)
   want_epoch = dsm__xcalloc(n, sizeof *want_epoch);
   want_round = dsm__xcalloc(n, sizeof *want_round);
   want_vt = dsm__xcalloc((size_t)n * n, sizeof *want_vt);
-  hungry = dsm__xcalloc(n, 1);
+  hungry = dsm__xcalloc(n, sizeof *hungry);
+  hungry_at = dsm__xcalloc(n, sizeof *hungry_at);
   mg_idle = dsm__xcalloc(n, 1);
   mg_report = dsm__xcalloc(n, sizeof *mg_report);
   mg_spawned = dsm__xcalloc(n, sizeof *mg_spawned);
