@@ -664,7 +664,10 @@ void dsm__fetch_page(uint32_t pg, int write)
     }
   dsm__buf_t req = { 0 };
   dsm__buf_u32(&req, dsm__epoch);
-  dsm__buf_u32(&req, count | (write ? DSM__PAGE_REQ_WRITE : 0) | (back ? DSM__PAGE_REQ_BACK : 0));
+  /* A read that will most likely be followed by a write asks as a write
+   * does: the home may then give the page with its data (first_touch.c). */
+  int will_write = write || dsm__read_will_write(pg);
+  dsm__buf_u32(&req, count | (will_write ? DSM__PAGE_REQ_WRITE : 0) | (back ? DSM__PAGE_REQ_BACK : 0));
   for (uint32_t k = 0; k < count; k++) {
     dsm__buf_u32(&req, pages[k]);
     put_needs(&req, dsm__page(pages[k]));
@@ -791,6 +794,8 @@ void dsm__fetch_page(uint32_t pg, int write)
       struct pushed **pp = push_slot(pages[k]);
       if (*pp) push_drop(pp);
       dsm__first_touch_take(pages[k], q, word[k], kinds[k] == DSM__PAGE_GIVEN_DATA);
+      if (!write && will_write && kinds[k] == DSM__PAGE_GIVEN_DATA)
+        DSM__STAT_INC(homes_received_reading);
       continue;
     }
     if (kinds[k] == DSM__PAGE_SKIPPED)

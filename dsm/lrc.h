@@ -117,6 +117,11 @@ void dsm__write_ahead_settle(void);
  * protection queued), because most copies that reads made valid lately
  * were then written in the same interval. */
 int dsm__write_on_read(uint32_t pg);
+/* Will a read fault on copy pg most likely be followed by a write of it
+ * (the copies reads made valid lately were mostly written: the rule
+ * above is on)? A fetch then says so to the home, which may give the page
+ * with its data instead of a copy (first_touch.c). */
+int dsm__read_will_write(uint32_t pg);
 /* A carried diff or a pushed copy just made copy pg valid at an acquire
  * (carry.c, fetch.c): returns 1 if it opened the page for writing instead
  * of leaving it readable (twinned, in the written set, protection queued),

@@ -54,7 +54,8 @@
   X(migrations,         "pages whose home moved to this process")            \
   X(homes_given,        "pages nobody had touched, given to the first process that did")\
   X(homes_received,     "pages given to this process at its first touch (first_touch.c)")\
-  X(homes_given_data,   "of homes_given: pages of data given to a process that wrote one first")\
+  X(homes_received_reading, "... of them with their data, at a read fault expected to write")\
+  X(homes_given_data,   "of homes_given: pages of data given to a process about to write them")\
   X(diffs_carried,      "diffs a lock carried, applied at its acquire")       \
   X(exclusive,          "home pages that became exclusive again at a collective")\
   X(diffs_dropped,      "diffs a collective held and dropped: the page moved here")\

@@ -124,6 +124,12 @@ int dsm__write_on_read(uint32_t pg)
   return 1;
 }
 
+int dsm__read_will_write(uint32_t pg)
+{
+  const dsm__page_t *p = dsm__page(pg);
+  return rw_on && dsm__threads == 1 && write_ahead_max() && p->home != dsm__rank && !p->dirty;
+}
+
 /* Our intervals within which a write of ours makes an update's copy open
  * for writing (the hot pages' window, hot.c). */
 #define UPDATE_RECENT 8
