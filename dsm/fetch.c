@@ -479,9 +479,10 @@ static void run_page_used(uint32_t pg)
     last_run.used++;
 }
 
-/* A cold run of count pages from pg starts: judge the one before it, and
- * say which of this one's pages are held back (hold[k]); returns how many. */
-static uint32_t cold_run_begin(uint32_t pg, uint32_t count, uint8_t *hold)
+/* A cold run of count pages from pg starts (the fault was on its fault_k-th):
+ * judge the one before it, and say which of this one's pages are held back
+ * (hold[k]); returns how many. */
+static uint32_t cold_run_begin(uint32_t pg, uint32_t count, uint32_t fault_k, uint8_t *hold)
 {
   if (last_run.held) {
     if (last_run.used * 2 >= last_run.held)
@@ -491,7 +492,7 @@ static uint32_t cold_run_begin(uint32_t pg, uint32_t count, uint8_t *hold)
   }
   uint32_t held = 0;
   for (uint32_t k = 0; k < count; k++) {
-    hold[k] = k > 0 && (cold_dense < COLD_TRUST || k % PROBE_EVERY == 0);
+    hold[k] = k != fault_k && (cold_dense < COLD_TRUST || k % PROBE_EVERY == 0);
     held += hold[k];
   }
   last_run.lo = pg;
@@ -662,21 +663,50 @@ void dsm__fetch_page(uint32_t pg, int write)
       pages[k] = pages[count - 1 - k];
       pages[count - 1 - k] = t;
     }
+  uint32_t fault_k = back ? count - 1 : 0;     /* where pg is in the run */
+  /* Blocks walked downward: sibling tasks over an array run newest first,
+   * so each one's data lies just below the last one's (sort_task's leaves,
+   * 24 pages each, walked from the top of a quarter down). A cold run cut
+   * short by the pages above, which we hold, reaches down instead, over
+   * pages we never held, up to the window: one request per 64 pages, not
+   * one per block. */
+  if (cold_run && count < max) {
+    uint32_t below = 0;
+    while (count + below < max && count + below < DSM__RUN_MAX) {
+      int64_t q = (int64_t)pg - 1 - (int64_t)below;
+      if (q < 0 || dsm__page_of((void *)(dsm__page_addr(pg) - (uintptr_t)(below + 1) * DSM__PAGE)) !=
+                     (long)q ||
+          !rides_along((uint32_t)q, home) || dsm__page((uint32_t)q)->pv)
+        break;
+      below++;
+    }
+    if (below) {
+      memmove(pages + below, pages, count * sizeof *pages);
+      for (uint32_t k = 0; k < below; k++)
+        pages[k] = pg - below + k;
+      count += below;
+      fault_k = below;
+      DSM__STAT_ADD(fetch_below, below);
+    }
+  }
   dsm__buf_t req = { 0 };
   dsm__buf_u32(&req, dsm__epoch);
   /* A read that will most likely be followed by a write asks as a write
    * does: the home may then give the page with its data (first_touch.c). */
   int will_write = write || dsm__read_will_write(pg);
-  dsm__buf_u32(&req, count | (will_write ? DSM__PAGE_REQ_WRITE : 0) | (back ? DSM__PAGE_REQ_BACK : 0));
+  dsm__buf_u32(&req, count | (will_write ? DSM__PAGE_REQ_WRITE : 0) | (back ? DSM__PAGE_REQ_BACK : 0) |
+                         (fault_k && !back ? DSM__PAGE_REQ_MID : 0));
+  if (fault_k && !back)
+    dsm__buf_u32(&req, fault_k);
   for (uint32_t k = 0; k < count; k++) {
     dsm__buf_u32(&req, pages[k]);
     put_needs(&req, dsm__page(pages[k]));
   }
-  stream_fetched(back ? pages[0] : pg, count);
+  stream_fetched(pages[0], count);
   /* Which pages of a cold run are held back (above); said before the wait,
    * as another thread may move the streams meanwhile. */
   uint8_t hold[DSM__RUN_MAX] = { 0 };
-  s->held = cold_run ? cold_run_begin(pg, count, hold) : 0;
+  s->held = cold_run ? cold_run_begin(pages[0], count, fault_k, hold) : 0;
   s->used = 0;
   DSM__DEBUG("fetch %u pages from %u (stride %d) from rank %u", count, pages[0],
              (int)(back ? 1 : s->stride), home);

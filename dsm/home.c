@@ -114,19 +114,22 @@ static int serve(uint32_t pg, dsm__page_t *p, unsigned reader)
 }
 
 
-/* PAGE request: epoch, count (| DSM__PAGE_REQ_WRITE, | DSM__PAGE_REQ_BACK),
- * then per page: pg, nneed, (proc, idx)[nneed]. Returns 1 when answered, 0
+/* PAGE request: epoch, count (| DSM__PAGE_REQ_WRITE, | DSM__PAGE_REQ_BACK,
+ * | DSM__PAGE_REQ_MID), with MID the faulting page's index in the run, then
+ * per page: pg, nneed, (proc, idx)[nneed]. Returns 1 when answered, 0
  * when it must wait (diffs or epoch). */
 static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, size_t len)
 {
   dsm__rd_t r = dsm__rd(data, len);
   uint32_t epoch = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
   int write = !!(count & DSM__PAGE_REQ_WRITE);
-  int back = !!(count & DSM__PAGE_REQ_BACK);
+  int back = !!(count & DSM__PAGE_REQ_BACK), mid = !!(count & DSM__PAGE_REQ_MID);
   count &= ~DSM__PAGE_REQ_FLAGS;
-  if (r.bad || count == 0 || count > DSM__RUN_MAX)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
   uint32_t fault_k = back ? count - 1 : 0;     /* the page the asker touched */
+  if (mid)
+    fault_k = dsm__rd_u32(&r);
+  if (r.bad || count == 0 || count > DSM__RUN_MAX || fault_k >= count || (mid && back))
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
   /* Does the run give pages of data (first_touch.c, "with its data")? The
    * faulting page decides, from its state now; the loops below ask again
    * of every page, the first pass to wait for the asker's epoch. */

@@ -243,7 +243,10 @@ static int consecutive(const dsm__call_t *c, uint32_t *pg, uint32_t *count)
 {
   dsm__rd_t r = dsm__rd(c->req, c->req_len);
   (void)dsm__rd_u32(&r);
-  *count = dsm__rd_u32(&r) & ~DSM__PAGE_REQ_FLAGS;
+  uint32_t word = dsm__rd_u32(&r);
+  *count = word & ~DSM__PAGE_REQ_FLAGS;
+  if (word & DSM__PAGE_REQ_MID)
+    (void)dsm__rd_u32(&r);       /* the faulting page's index */
   for (uint32_t k = 0; k < *count && !r.bad; k++) {
     uint32_t p = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
     if (k == 0) *pg = p;

@@ -165,9 +165,12 @@ const uint8_t *dsm__page_current(uint32_t pg);
  * zeros may be given to it too, not only untouched ones (first_touch.c) ... */
 #define DSM__PAGE_REQ_WRITE 0x80000000u
 /* ... and the faulting page is the run's last, not its first (a run that
- * walks backward, asked in address order). */
+ * walks backward, asked in address order) ... */
 #define DSM__PAGE_REQ_BACK  0x40000000u
-#define DSM__PAGE_REQ_FLAGS (DSM__PAGE_REQ_WRITE | DSM__PAGE_REQ_BACK)
+/* ... or it is inside the run: its index (u32) follows the count word (a
+ * cold run that reaches below the fault: fetch.c). */
+#define DSM__PAGE_REQ_MID   0x20000000u
+#define DSM__PAGE_REQ_FLAGS (DSM__PAGE_REQ_WRITE | DSM__PAGE_REQ_BACK | DSM__PAGE_REQ_MID)
 /* The most pages one PAGE request names (fetch.c's runs, DSM_PREFETCH).
  * Longer runs were slower: the stencil's first sweep at 2 processes took
  * 1.16x as long with runs of 256 and 1.02x with 128 (16 pairs each). */
