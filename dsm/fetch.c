@@ -463,6 +463,16 @@ static struct stream *prefetch_window(uint32_t pg, int cold, int *back)
   return &streams[0];
 }
 
+/* Did the newest run of a unit stream other than the current one (the
+ * first) begin at page pg? */
+static int run_began_at(uint32_t pg)
+{
+  for (int i = 1; i < NSTREAM; i++)
+    if (streams[i].window && streams[i].stride == 1 && streams[i].lo == pg)
+      return 1;
+  return 0;
+}
+
 /* A page of a cold run touched: count it for the stream it came with, and
  * as a fault for the strided detection. */
 static void run_page_used(uint32_t pg)
@@ -667,10 +677,13 @@ void dsm__fetch_page(uint32_t pg, int write)
   /* Blocks walked downward: sibling tasks over an array run newest first,
    * so each one's data lies just below the last one's (sort_task's leaves,
    * 24 pages each, walked from the top of a quarter down). A cold run cut
-   * short by the pages above, which we hold, reaches down instead, over
-   * pages we never held, up to the window: one request per 64 pages, not
-   * one per block. */
-  if (cold_run && count < max) {
+   * short exactly where the newest run of another stream began (the walk
+   * came down to here) reaches down instead, over pages we never held, up
+   * to the window: one request per 64 pages, not one per block. Cut short
+   * by anything else (the stencil's halo row, against our own part of the
+   * grid at the start of a sweep), it does not: the pages below are a
+   * neighbour's, and were fetched for nothing (62 per stencil run). */
+  if (cold_run && count < max && run_began_at(pg + count)) {
     uint32_t below = 0;
     while (count + below < max && count + below < DSM__RUN_MAX) {
       int64_t q = (int64_t)pg - 1 - (int64_t)below;
