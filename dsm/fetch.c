@@ -534,6 +534,18 @@ static int rides_along(uint32_t pg, unsigned home)
          !q->fetching;
 }
 
+/* The page off pages from pg, if it is the next one in the same segment
+ * (the address and the page number agree) and rides along; else -1. */
+static int64_t rides_at(uint32_t pg, int64_t off, unsigned home)
+{
+  int64_t q = (int64_t)pg + off;
+  if (q < 0 || q >= (int64_t)dsm__npages ||
+      dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)(off * (int64_t)DSM__PAGE))) != (long)q ||
+      !rides_along((uint32_t)q, home))
+    return -1;
+  return q;
+}
+
 /* With several threads per process (dsm/threads.c) a thread that waits for
  * a copy lets the others into the protocol, so that a slow fetch holds up
  * only the threads that need one of its pages: they wait here, under
@@ -659,11 +671,8 @@ void dsm__fetch_page(uint32_t pg, int write)
   uint32_t pages[DSM__RUN_MAX];
   pages[0] = pg;
   while (count < max && count < DSM__RUN_MAX) {
-    int64_t q = (int64_t)pg + step * (int64_t)count;
-    if (q < 0 || q >= (int64_t)dsm__npages ||
-        dsm__page_of((void *)(dsm__page_addr(pg) + (uintptr_t)(step * (int64_t)count * DSM__PAGE))) !=
-          (long)q ||
-        !rides_along((uint32_t)q, home))
+    int64_t q = rides_at(pg, step * (int64_t)count, home);
+    if (q < 0)
       break;
     pages[count++] = (uint32_t)q;
   }
@@ -686,10 +695,8 @@ void dsm__fetch_page(uint32_t pg, int write)
   if (cold_run && count < max && run_began_at(pg + count)) {
     uint32_t below = 0;
     while (count + below < max && count + below < DSM__RUN_MAX) {
-      int64_t q = (int64_t)pg - 1 - (int64_t)below;
-      if (q < 0 || dsm__page_of((void *)(dsm__page_addr(pg) - (uintptr_t)(below + 1) * DSM__PAGE)) !=
-                     (long)q ||
-          !rides_along((uint32_t)q, home) || dsm__page((uint32_t)q)->pv)
+      int64_t q = rides_at(pg, -1 - (int64_t)below, home);
+      if (q < 0 || dsm__page((uint32_t)q)->pv)
         break;
       below++;
     }

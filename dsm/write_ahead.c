@@ -108,10 +108,16 @@ static void open_ahead(uint32_t pg)
   nahead++;
 }
 
+/* May a read of copy p open it for writing (or ask for it as a write)? */
+static int read_may_open(const dsm__page_t *p)
+{
+  return dsm__threads == 1 && write_ahead_max() && p->home != dsm__rank && !p->dirty;
+}
+
 int dsm__write_on_read(uint32_t pg)
 {
   dsm__page_t *p = dsm__page(pg);
-  if (dsm__threads > 1 || !write_ahead_max() || p->home == dsm__rank || p->dirty)
+  if (!read_may_open(p))
     return 0;
   rw_read_one();
   if (!rw_on) {
@@ -126,8 +132,7 @@ int dsm__write_on_read(uint32_t pg)
 
 int dsm__read_will_write(uint32_t pg)
 {
-  const dsm__page_t *p = dsm__page(pg);
-  return rw_on && dsm__threads == 1 && write_ahead_max() && p->home != dsm__rank && !p->dirty;
+  return rw_on && read_may_open(dsm__page(pg));
 }
 
 /* Our intervals within which a write of ours makes an update's copy open
