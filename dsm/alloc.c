@@ -150,6 +150,30 @@ static uintptr_t take_pages(size_t np)
   return a;
 }
 
+/* Does page pg begin a large block (at least a fetch run long) that
+ * follows another such block? A stream of faults reads one array; the
+ * next large array is most likely another of the program's partitioned
+ * arrays, whose first part is another process's (the stencil's second
+ * grid after the end of the first: a cold run from rank 1's last rows of
+ * one took 62 of rank 0's rows of the other, and their pushes for seven
+ * sweeps). The home cuts a run there (home.c). Rows allocated one by one
+ * (small blocks) are walked as one stream and are never cut. Only this
+ * process's own allocations are marked; the caller holds dsm__mu. */
+int dsm__alloc_splits_run(uint32_t pg)
+{
+  const dsm__page_t *p = dsm__page(pg);
+  if (p->alloc_class != CLASS_RUN || p->alloc_run < DSM__RUN_MAX)
+    return 0;
+  for (uint32_t d = 1; d <= DSM__RUN_MAX; d++) {
+    if (pg < d || dsm__page_seg_end(pg - d) != dsm__page_seg_end(pg))
+      return 0;                 /* the segment begins: nothing before to tell apart */
+    const dsm__page_t *q = dsm__page(pg - d);
+    if (q->alloc_class != 0)    /* a small block's page or a short block's start */
+      return 0;
+  }
+  return 1;
+}
+
 static void *malloc_impl(size_t size)
 {
   if (!dsm__started)

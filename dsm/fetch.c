@@ -463,6 +463,17 @@ static struct stream *prefetch_window(uint32_t pg, int cold, int *back)
   return &streams[0];
 }
 
+/* Has this process never held page p? A page it was the home of, and gave
+ * away or moved to its writer, has no version vector but was held: a
+ * fault on it is a neighbour's fresh writes, not data never seen (the
+ * stencil's halo row after the first sweep moved the rows to their
+ * writers: as a cold run it took 64 pages of the neighbour's part, and
+ * a subscription to their pushes for three sweeps). */
+static int never_held(const dsm__page_t *p)
+{
+  return !p->pv && !p->held;
+}
+
 /* Did the newest run of a unit stream other than the current one (the
  * first) begin at page pg? */
 static int run_began_at(uint32_t pg)
@@ -662,10 +673,10 @@ void dsm__fetch_page(uint32_t pg, int write)
   /* The request: the page, then further pages of the stream (the same
    * segment and home, out of date here too). */
   int back;
-  struct stream *s = prefetch_window(pg, !p->pv, &back);
+  struct stream *s = prefetch_window(pg, never_held(p), &back);
   /* A new stream with more than a page: a cold run (prefetch_window). */
   int cold_run = !back && s->stride == 1 && s->window > 1 && s->next == pg && s->lo == pg &&
-                 !p->pv;
+                 never_held(p);
   uint32_t max = s->window, count = 1;
   int64_t step = back ? -1 : s->stride;
   uint32_t pages[DSM__RUN_MAX];
@@ -696,7 +707,7 @@ void dsm__fetch_page(uint32_t pg, int write)
     uint32_t below = 0;
     while (count + below < max && count + below < DSM__RUN_MAX) {
       int64_t q = rides_at(pg, -1 - (int64_t)below, home);
-      if (q < 0 || dsm__page((uint32_t)q)->pv)
+      if (q < 0 || !never_held(dsm__page((uint32_t)q)))
         break;
       below++;
     }

@@ -162,6 +162,7 @@ int dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, i
   p->valid = 0;
   p->tainted = 0;
   p->gift_gen = 0;
+  p->held = with_data;
   DSM__STAT_INC(homes_given);
   if (with_data)
     DSM__STAT_INC(homes_given_data);

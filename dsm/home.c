@@ -187,10 +187,29 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
   int gifts = 0;
   dsm__rd_t pages = r;
   for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = pgs[k] = dsm__rd_u32(&pages), nneed = dsm__rd_u32(&pages);
+    uint32_t nneed;
+    pgs[k] = dsm__rd_u32(&pages);
+    nneed = dsm__rd_u32(&pages);
     pages.off += (size_t)nneed * 8;
+  }
+  /* A run of consecutive pages that reaches from the faulting page's array
+   * into the next large one stops at the boundary (dsm__alloc_splits_run):
+   * the pages past it are skipped, and asked for again if touched. */
+  uint32_t keep_lo = 0, keep_hi = count;
+  for (uint32_t k = 1; k < count; k++)
+    if (pgs[k] == pgs[k - 1] + 1 && dsm__alloc_splits_run(pgs[k])) {
+      if (k > fault_k && keep_hi == count)
+        keep_hi = k;
+      else if (k <= fault_k)
+        keep_lo = k;
+    }
+  for (uint32_t k = 0; k < count; k++) {
+    uint32_t pg = pgs[k];
     dsm__page_t *p = dsm__page(pg);
-    if (p->home != dsm__rank) {
+    if (k < keep_lo || k >= keep_hi) {
+      what[k] = SKIP;
+      DSM__STAT_INC(run_cut);
+    } else if (p->home != dsm__rank) {
       what[k] = MOVED;
     } else if (dsm__first_touch_candidate(pg, p, write)) {
       what[k] = MAYBE_GIVE;
@@ -602,6 +621,7 @@ void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to)
   dsm__hot_drop(pg, p);
   dsm__os_home_begin(pg);        /* no longer readable one-sided here */
   p->home = (uint16_t)to;
+  p->held = 1;
   p->excl = 0;
   p->tainted = 0;
   p->valid = 0;

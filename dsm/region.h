@@ -84,6 +84,9 @@ typedef struct dsm__page {
                           (the home would not know of it), only a copy from the home */
   uint8_t fetching;    /* non-home: a thread of this process waits for a copy of it
                           (fetch.c, with several threads per process) */
+  uint8_t held;        /* this process was the page's home and gave it away with its
+                          data or moved it to its writer: it held the bytes once,
+                          although it has no version vector (fetch.c: not a cold page) */
   uint16_t home;       /* rank whose copy is the master copy (moves: collective.c) */
   uint16_t alloc_class;/* allocator: size class of a slab page, or run marker */
   uint16_t gift_gen;   /* home: how many gifts in this epoch brought the page here
@@ -226,5 +229,8 @@ void *dsm__calloc_from(size_t n, size_t size, const char *site, const void *call
 void *dsm__realloc_from(void *ptr, size_t size, const char *site, const void *caller);
 char *dsm__strdup_from(const char *s, const char *site, const void *caller);
 void  dsm__alloc_free_remote(uintptr_t addr);   /* FREE from another process */
+/* Page pg begins a large block right after another: a fetch run stops
+ * before it (caller holds dsm__mu). */
+int   dsm__alloc_splits_run(uint32_t pg);
 
 #endif

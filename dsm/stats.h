@@ -40,6 +40,7 @@
   X(fetch_ahead,        "pages never held here whose memory was made while their fetch was out") \
   X(fetch_ahead_unused, "of those, pages that got no bytes (a hole again)")   \
   X(fetch_below,        "pages a cold run took below its fault (blocks walked downward)")\
+  X(run_cut,            "pages a home left out of a run: past the end of the faulting page's array")\
   X(pages_served,       "pages sent to others by this home (fetch replies)") \
   X(zero_pages_served,  "of those, pages of zeros (sent as their kind alone)") \
   X(requests_held,      "fetches answered late: diffs or a collective to come")\
