@@ -566,10 +566,17 @@ static pthread_cond_t fetched_cv = PTHREAD_COND_INITIALIZER;
 /* A run of pages never held here, in address order, most likely goes in
  * fresh (below): the memory for it is made while the request is out (a
  * stencil's first sweep brings 2,100 pages to rank 1, and allocating them
- * was a third of the time from reply to touch), and with one thread the
- * application view's entries for it too. Mapped early, the pages are
- * readable for the length of the mapping call and read zeros then, which
- * only another thread of ours could see. A page the answer brings no bytes
+ * was a third of the time from reply to touch), and, with one thread, when
+ * most of the run will be held inaccessible (a cold run's first pages),
+ * the application view's entries for it too: each held page is touched
+ * alone after the fault that makes it readable, a kernel fault per page
+ * otherwise. A run installed readable is not mapped ahead: the kernel maps
+ * 16 pages around a read fault, which costs less than the mapping calls
+ * (the stencil's first sweep 10.2-11.2 ms with every run mapped ahead,
+ * 8.4-8.7 ms with none, 3 pairs; sort_task, sweep3d and fft3d 0.99-1.01).
+ * Mapped early, the pages are readable for the length of the mapping call
+ * and read zeros then, which only another thread of ours could see. A page
+ * the answer brings no bytes
  * for (given to us empty, skipped, moved on) is made a hole again, so when
  * most of the last such run came so (sort_task's scratch array, given to
  * its writers page by page: 11,000 pages of 36,000), the next is not
@@ -580,6 +587,7 @@ static int ahead_empty[2];   /* [write]: most of the last run of fresh pages got
 
 struct ahead {
   uint32_t first, count;
+  int map;                 /* map it too (most of it held) */
   int premapped;
 };
 
@@ -588,7 +596,7 @@ static void fetch_ahead(void *arg)
   struct ahead *a = arg;
   dsm__pages_reserve(a->first, a->count);
   pthread_mutex_lock(&dsm__mu);
-  if (dsm__threads == 1)
+  if (a->map && dsm__threads == 1)
     a->premapped = dsm__pages_premap(a->first, a->count);
   DSM__STAT_ADD(fetch_ahead, a->count);
   pthread_mutex_unlock(&dsm__mu);
@@ -749,7 +757,7 @@ void dsm__fetch_page(uint32_t pg, int write)
   if (shared_wait)
     for (uint32_t k = 0; k < count; k++)
       dsm__page(pages[k])->fetching = 1;
-  struct ahead ahead = { pages[0], count, 0 };
+  struct ahead ahead = { pages[0], count, s->held * 2 > count, 0 };
   int fresh_run = !dsm__os_on();
   for (uint32_t k = 0; fresh_run && k < count; k++)
     fresh_run = !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
@@ -831,8 +839,8 @@ void dsm__fetch_page(uint32_t pg, int write)
    * page valid, or an acquire added a need to it, meanwhile. A page given
    * to us is ours whatever happened meanwhile (its old home has let go of
    * it); one that moved on is asked of its new home when it faults again. */
-  /* Pages given with their data go in through the file and are mapped a run
-   * at a time, as fresh copies are (below). They are ours whatever happened
+  /* Pages given with their data go in through the file, as fresh copies do
+   * (below); they are writable at once, so not mapped ahead. They are ours whatever happened
    * meanwhile, and nobody else can have written them. */
   for (uint32_t k = 0; k < count;) {
     uint32_t e = k + 1;
@@ -840,8 +848,6 @@ void dsm__fetch_page(uint32_t pg, int write)
       while (e < count && kinds[e] == DSM__PAGE_GIVEN_DATA && pages[e] == pages[e - 1] + 1)
         e++;
       dsm__pages_write_fresh(pages[k], e - k, data + k);
-      if (!ahead.premapped)
-        dsm__pages_premap(pages[k], e - k);
     }
     k = e;
   }
@@ -893,8 +899,9 @@ void dsm__fetch_page(uint32_t pg, int write)
       if (last_run.lo == pages[0] && last_run.held) last_run.held--;
     }
   /* A run of pages we never held lands in memory the kernel has not given
-   * us yet (region.c, fresh memory): written through the file, mapped in
-   * the application view in one call each. Only a run of consecutive pages
+   * us yet (region.c, fresh memory): written through the file, and mapped
+   * in the application view when most of it is held (above). Only a run
+   * of consecutive pages
    * (in address order, so consecutive in the file too): the stream's
    * stride is not to be trusted here, since with several threads another
    * may have moved the stream while this one waited (a strided run written
@@ -904,7 +911,7 @@ void dsm__fetch_page(uint32_t pg, int write)
     fresh = take[k] && !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
   if (fresh) {
     dsm__pages_write_fresh(pages[0], count, data);
-    if (!ahead.premapped)
+    if (ahead.map && !ahead.premapped)
       dsm__pages_premap(pages[0], count);
   }
   uint32_t installed = 0;
