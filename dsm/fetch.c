@@ -576,13 +576,12 @@ static pthread_cond_t fetched_cv = PTHREAD_COND_INITIALIZER;
  * 8.4-8.7 ms with none, 3 pairs; sort_task, sweep3d and fft3d 0.99-1.01).
  * Mapped early, the pages are readable for the length of the mapping call
  * and read zeros then, which only another thread of ours could see. A page
- * the answer brings no bytes
- * for (given to us empty, skipped, moved on) is made a hole again, so when
- * most of the last such run came so (sort_task's scratch array, given to
- * its writers page by page: 11,000 pages of 36,000), the next is not
- * prepared; for a write fault and a read fault apart, as gifts of empty
- * pages answer writes (first_touch.c) and sort_task's reads and writes
- * take turns. */
+ * the answer brings no bytes for (given to us empty, skipped, moved on) is
+ * made a hole again, so when most of the last such run came so
+ * (sort_task's scratch array, given to its writers page by page: 11,000
+ * pages of 36,000), the next is not prepared; for a write fault and a read
+ * fault apart, as gifts of empty pages answer writes (first_touch.c) and
+ * sort_task's reads and writes take turns. */
 static int ahead_empty[2];   /* [write]: most of the last run of fresh pages got no bytes */
 
 struct ahead {
@@ -840,8 +839,9 @@ void dsm__fetch_page(uint32_t pg, int write)
    * to us is ours whatever happened meanwhile (its old home has let go of
    * it); one that moved on is asked of its new home when it faults again. */
   /* Pages given with their data go in through the file, as fresh copies do
-   * (below); they are writable at once, so not mapped ahead. They are ours whatever happened
-   * meanwhile, and nobody else can have written them. */
+   * (below), and are not mapped ahead: they are writable at once. They are
+   * ours whatever happened meanwhile, and nobody else can have written
+   * them. */
   for (uint32_t k = 0; k < count;) {
     uint32_t e = k + 1;
     if (kinds[k] == DSM__PAGE_GIVEN_DATA) {
@@ -900,12 +900,12 @@ void dsm__fetch_page(uint32_t pg, int write)
     }
   /* A run of pages we never held lands in memory the kernel has not given
    * us yet (region.c, fresh memory): written through the file, and mapped
-   * in the application view when most of it is held (above). Only a run
-   * of consecutive pages
-   * (in address order, so consecutive in the file too): the stream's
-   * stride is not to be trusted here, since with several threads another
-   * may have moved the stream while this one waited (a strided run written
-   * as a contiguous one overwrote the pages between its own). */
+   * in the application view when most of it is held (above). Only a run of
+   * consecutive pages (in address order, so consecutive in the file too):
+   * the stream's stride is not to be trusted here, since with several
+   * threads another may have moved the stream while this one waited (a
+   * strided run written as a contiguous one overwrote the pages between its
+   * own). */
   int fresh = 1;
   for (uint32_t k = 0; fresh && k < count; k++)
     fresh = take[k] && !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
