@@ -23,7 +23,7 @@
  * it: at each release in which the home wrote the page, the home pushes the
  * page to its subscribers (PUSH, one-way, batched per reader), so that the
  * reader's next acquire finds the new copy already there instead of faulting
- * and asking (fetch.c). A reader that leaves a pushed copy untouched until
+ * and asking (pushed.c). A reader that leaves a pushed copy untouched until
  * the next one arrives unsubscribes (UNSUB).
  *
  * Homes move (collective.c): a page written by one process only in an

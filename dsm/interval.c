@@ -309,7 +309,7 @@ static void acquire(int scan)
           if (p->pushed == DSM__PUSHED_COPY) {
             if (p->push_idle < 255)
               p->push_idle++;
-            p->push_trust_next = 0;   /* a probe found unused: trust starts again (fetch.c) */
+            p->push_trust_next = 0;   /* a probe found unused: trust starts again (pushed.c) */
           } else if (p->pushed == DSM__PUSHED_RUN && p->push_idle < DSM__PUSH_IDLE_UNSUB - 1) {
             /* Fetched ahead with a cold run and never used: we do not
              * read it, and one more push unread ends the subscription

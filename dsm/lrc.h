@@ -154,11 +154,25 @@ void dsm__fault_thread_init(void);   /* a worker thread's own signal stack */
 
 /* ---- fetch.c: copies homed elsewhere ---------------------------------------------------- */
 
-void dsm__fetch_init(void);
 /* Make page pg readable here: a pushed copy if one satisfies it, else the
  * whole page (and a run of pages after it) from its home. Without dsm__mu;
  * takes it. */
 void dsm__fetch_page(uint32_t pg, int write);
+/* Make a copy the valid one, version pv (its bytes are in the system view
+ * already). Under dsm__mu. */
+void dsm__copy_now_valid(uint32_t pg, dsm__page_t *p, const uint32_t *pv);
+
+/* ---- pushed.c: copies a home pushed to us --------------------------------------------- */
+
+void dsm__pushed_init(void);
+/* At a fault: is there a pushed copy that satisfies p? Install it (bytes,
+ * version) and return 1. Under dsm__mu. */
+int  dsm__pushed_take(uint32_t pg, dsm__page_t *p);
+/* A pushed copy installed inaccessible (p->pushed) was used: trust the
+ * page's next pushes more. Under dsm__mu. */
+void dsm__pushed_probe_used(dsm__page_t *p);
+/* Page pg got a copy from elsewhere: drop any pushed copy of it. */
+void dsm__pushed_drop(uint32_t pg);
 /* At an acquire: install pushed copies that satisfy the needs of pages that
  * just went out of date. */
 void dsm__push_install(void);
@@ -189,7 +203,7 @@ void dsm__home_flush_release(void);
 void dsm__push_ride_begin(unsigned team);
 void dsm__push_ride_put(dsm__buf_t *b, unsigned r);
 void dsm__push_ride_end(void);
-/* The receiving side (fetch.c), with dsm__mu held: take what
+/* The receiving side (pushed.c), with dsm__mu held: take what
  * dsm__push_ride_put appended, a PUSH from rank `from`. -1: malformed. */
 int dsm__push_ride_take(unsigned from, dsm__rd_t *r);
 /* PUSH messages sent to r so far. */

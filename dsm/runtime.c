@@ -187,7 +187,7 @@ void dsm__runtime_init(void)
   dsm__fault_init();
   dsm__home_init();
   dsm__diff_send_init();
-  dsm__fetch_init();
+  dsm__pushed_init();
   dsm__os_init();
   dsm__stats_init();
 }
