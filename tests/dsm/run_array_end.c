@@ -10,6 +10,11 @@
  * Then it reads the second array whole (the skipped pages are asked for
  * when touched) and checks every word.
  *
+ * Backward too: two more large arrays; the last rank reads page UP of the
+ * second, then walks down from the page below it to its first page: the
+ * walk's run going down stops at the array's start, not in the first
+ * array's end.
+ *
  * Rows allocated one by one are one stream: rank 0 allocates ROWS small
  * blocks of two pages each, back to back, and the last rank walks them all
  * in a few requests, not one per row.
@@ -20,6 +25,7 @@
 #define NP 128                   /* pages of each large array */
 #define CUT 16                   /* pages read at the end of the first */
 #define ROWS 64
+#define UP 20                    /* pages walked down to the second array's start */
 
 static long value(long i) { return i * 3 + 1; }
 
@@ -28,7 +34,7 @@ int main(int argc, char **argv)
   dsm_startup(argc, argv);
   unsigned me = dsm_proc_id(), np = dsm_nprocs(), w = np - 1;
   CHECK(np >= 2);
-  static long *a, *b, *rows[ROWS];
+  static long *a, *b, *c, *d, *rows[ROWS];
   if (me == 0) {
     a = dsm_malloc((size_t)NP * 4096);
     b = dsm_malloc((size_t)NP * 4096);
@@ -36,6 +42,12 @@ int main(int argc, char **argv)
     CHECK(b == a + (long)NP * PW);          /* adjacent, or the test proves nothing */
     for (long i = 0; i < (long)NP * PW; i++)
       a[i] = value(i), b[i] = -value(i);
+    c = dsm_malloc((size_t)NP * 4096);
+    d = dsm_malloc((size_t)NP * 4096);
+    CHECK(c && d);
+    CHECK(d == c + (long)NP * PW);
+    for (long i = 0; i < (long)NP * PW; i++)
+      c[i] = value(i) + 1, d[i] = value(i) + 2;
     for (int r = 0; r < ROWS; r++) {
       rows[r] = dsm_malloc(2 * 4096);
       CHECK(rows[r]);
@@ -46,10 +58,14 @@ int main(int argc, char **argv)
     }
     dsm_distribute(&a, sizeof a);
     dsm_distribute(&b, sizeof b);
+    dsm_distribute(&c, sizeof c);
+    dsm_distribute(&d, sizeof d);
     dsm_distribute(rows, sizeof rows);
   }
-  dsm_barrier(0);
+  /* Before the barrier: after it, the last rank's first run may be cut
+   * before rank 0 reads the count. */
   int64_t cut0 = dsm_stat("run_cut");
+  dsm_barrier(0);
   if (me == w) {
     int64_t f0 = dsm_stat("pages_fetched");
     for (long i = (long)(NP - CUT) * PW; i < (long)NP * PW; i++)
@@ -61,6 +77,18 @@ int main(int argc, char **argv)
     CHECK_EQ(got, CUT);
     for (long i = 0; i < (long)NP * PW; i++)
       CHECK_EQ(b[i], -value(i));
+    f0 = dsm_stat("pages_fetched");
+    CHECK_EQ(d[UP * PW], value(UP * PW) + 2);     /* a cold run up from there */
+    int64_t up = dsm_stat("pages_fetched") - f0;
+    for (long pg = UP - 1; pg >= 0; pg--)
+      CHECK_EQ(d[pg * PW + 3], value(pg * PW + 3) + 2);
+    got = dsm_stat("pages_fetched") - f0 - up;
+    printf("run_array_end: %d pages walked down to an array's start: %lld fetched\n", UP,
+           (long long)got);
+    fflush(stdout);
+    CHECK_EQ(got, UP);
+    for (long i = 0; i < (long)NP * PW; i++)
+      CHECK_EQ(c[i], value(i) + 1);
     int64_t r0 = dsm_stat("msgs_sent.PAGE");
     for (int r = 0; r < ROWS; r++)
       for (long i = 0; i < 2 * PW; i++)
