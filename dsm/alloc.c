@@ -155,8 +155,8 @@ static uintptr_t take_pages(size_t np)
  * next large array is most likely another of the program's partitioned
  * arrays, whose first part is another process's (the stencil's second
  * grid after the end of the first: a cold run from rank 1's last rows of
- * one took 62 of rank 0's rows of the other, and their pushes for seven
- * sweeps). The home cuts a run there (home.c). Rows allocated one by one
+ * one took 62 of rank 0's rows of the other, pushed to it at four of the
+ * next eight barriers). The home cuts a run there (home.c). Rows allocated one by one
  * (small blocks) are walked as one stream and are never cut. Only this
  * process's own allocations are marked; the caller holds dsm__mu. */
 int dsm__alloc_splits_run(uint32_t pg)
