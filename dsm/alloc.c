@@ -164,8 +164,9 @@ int dsm__alloc_splits_run(uint32_t pg)
   const dsm__page_t *p = dsm__page(pg);
   if (p->alloc_class != CLASS_RUN || p->alloc_run < DSM__RUN_MAX)
     return 0;
+  uint32_t end = dsm__page_seg_end(pg);
   for (uint32_t d = 1; d <= DSM__RUN_MAX; d++) {
-    if (pg < d || dsm__page_seg_end(pg - d) != dsm__page_seg_end(pg))
+    if (pg < d || dsm__page_seg_end(pg - d) != end)
       return 0;                 /* the segment begins: nothing before to tell apart */
     const dsm__page_t *q = dsm__page(pg - d);
     if (q->alloc_class != 0)    /* a small block's page or a short block's start */
