@@ -103,13 +103,29 @@ void dsm__stats_consistency(int64_t delta)
 /* Columns of the per-rank table, chosen to match the seed's Table 2. */
 static void print_table(FILE *f, const struct dsm__stats *all, unsigned n)
 {
+  /* Each column is a counter; a heading of its own after a '=' where the
+   * counter's name is too long for a column. */
   static const char *const cols[] = {
     "read_faults", "write_faults", "twins", "diffs_created", "diffs_applied",
     "pages_fetched", "barriers", "lock_acquires", "retransmits",
+    "spurious_retransmits=spurious",
   };
+  enum { NCOLS = sizeof cols / sizeof cols[0] };
+  const char *head[NCOLS];
+  unsigned idx[NCOLS];
+  for (unsigned c = 0; c < NCOLS; c++) {
+    const char *eq = strchr(cols[c], '=');
+    size_t len = eq ? (size_t)(eq - cols[c]) : strlen(cols[c]);
+    head[c] = eq ? eq + 1 : cols[c];
+    idx[c] = 0;
+    while (strncmp(scalar_names[idx[c]], cols[c], len) || scalar_names[idx[c]][len]) {
+      idx[c]++;
+      DSM__ASSERT(idx[c] < NSCALARS);
+    }
+  }
   fprintf(f, "\n%-6s %10s %12s", "rank", "msgs", "bytes");
-  for (unsigned c = 0; c < sizeof cols / sizeof cols[0]; c++)
-    fprintf(f, " %*s", (int)(strlen(cols[c]) > 8 ? strlen(cols[c]) : 8), cols[c]);
+  for (unsigned c = 0; c < NCOLS; c++)
+    fprintf(f, " %*s", (int)(strlen(head[c]) > 8 ? strlen(head[c]) : 8), head[c]);
   fprintf(f, " %10s\n", "blocked_ms");
   struct dsm__stats tot;
   memset(&tot, 0, sizeof tot);
@@ -126,12 +142,9 @@ static void print_table(FILE *f, const struct dsm__stats *all, unsigned n)
     }
     fprintf(f, " %10llu %12llu", (unsigned long long)total_msgs(s, 1),
             (unsigned long long)total_bytes(s, 1));
-    for (unsigned c = 0; c < sizeof cols / sizeof cols[0]; c++) {
-      unsigned i = 0;
-      while (strcmp(scalar_names[i], cols[c])) i++;
-      fprintf(f, " %*llu", (int)(strlen(cols[c]) > 8 ? strlen(cols[c]) : 8),
-              (unsigned long long)scalar(s, i));
-    }
+    for (unsigned c = 0; c < NCOLS; c++)
+      fprintf(f, " %*llu", (int)(strlen(head[c]) > 8 ? strlen(head[c]) : 8),
+              (unsigned long long)scalar(s, idx[c]));
     fprintf(f, " %10.1f\n", s->stat_blocked_ns / 1e6);
   }
   fprintf(f, "\nmessages by type (all ranks):\n%-12s %10s %14s\n", "type", "msgs", "bytes");

@@ -17,6 +17,7 @@
   X(datagrams_sent,     "datagrams written to the network")                  \
   X(datagrams_recv,     "datagrams read from the network")                   \
   X(retransmits,        "datagrams sent again after a timeout")              \
+  X(spurious_retransmits, "of those, found not needed: the originals were answered (F_ORIG)")\
   X(acks_ridden,        "ACKs of one-way messages sent inside another datagram")\
   X(lazy_sent,          "lazy one-ways (barrier arrivals) sent to the receiver's reply socket")\
   X(lazy_handed,        "lazy one-ways a caller read and handed to the service socket's server")\

@@ -57,6 +57,7 @@ struct dsm__tp_centry {
   int oneway;
   int deferred;                  /* its handler returned without answering */
   int told_pending;              /* a duplicate was answered PENDING (UDP) */
+  int first_resent;              /* UDP: a copy that arrived first was a retransmission */
   uint8_t *payload;              /* reply (answered) or forwarded request */
   size_t len;
   void *tx;                      /* the backend's transmission of payload in

@@ -567,7 +567,7 @@ void dsm__udp_replyv(dsm__reqh_t h, const void *const *bufs, const size_t *lens,
     if (h.origin != U.self)
       DSM__STAT_MSG(sent, h.type, len);
     dsm__udp_msg(1, DSM__TP_MSG_REP, h.type, h.origin, h.origin, h.rid, len);
-    dsm__udp_reply_transmit(e);
+    dsm__udp_reply_transmit(e, 0);
     if (h.origin == U.self)
       dsm__tp_cache_drop_payload(cache, e);   /* no duplicates without a network */
     dsm__tp_cache_enforce_cap(cache);

@@ -80,7 +80,24 @@ enum {
   F_ACKS     = 16,  /* REQ, REP: ACKs of one-way messages ride at the end (below) */
   F_LAZY     = 32,  /* REQ|ONEWAY: sent to the receiver's reply socket (see below) */
   F_WANTACK  = 64,  /* REQ, REP fragment: ACK what you hold (each half window; resends) */
+  F_RESENT   = 128, /* REQ, REP, PROBE: a retransmission, or a forward of a request whose
+                       first copy to arrive was one */
+  /* Two bits whose values REQ-only flags also use (a REP or an ACK never
+   * carries F_ONEWAY or F_LAZY): */
+  F_ORIG     = 32,  /* REP, ACK|COMPLETE: the first transmission of the answer to a message
+                       whose original copies (not F_RESENT) all arrived: the sender's
+                       retransmissions of it, if any, were not needed */
+  F_DEFERRED = 1,   /* REP: answered after its handler returned (a lock grant, a barrier
+                       departure): its service time includes a wait for others */
 };
+
+/* Why F_RESENT and F_ORIG (2026-12-07, issue 57): a retransmitted request
+ * whose original was answered says that the timeout was too short, and by
+ * how much; without them the two copies cannot be told apart (Karn), so a
+ * peer whose every call is retransmitted never gets a round-trip sample and
+ * keeps its too-short timeout for ever. With them the caller samples the
+ * round trip of the original (as TCP's timestamps allow) and counts the
+ * retransmission as spurious (stat spurious_retransmits). */
 
 /* A lazy one-way (dsm__tp_send_lazy: a barrier arrival) is one its receiver
  * needs only once a thread of its own waits for an event. Its first copy
@@ -99,9 +116,10 @@ enum {
  * request of that id, sent by this datagram's receiver (its origin) to
  * this datagram's sender, has been handled; or, with ACK_RIDE_REP set in
  * the id, the whole (multi-datagram) reply to request id of this
- * datagram's sender has arrived there. transport_udp_acks.c says when
- * they ride. */
-#define ACK_RIDE_REP (1ull << 63)
+ * datagram's sender has arrived there. With ACK_RIDE_ORIG set, the ACK
+ * says F_ORIG too. transport_udp_acks.c says when they ride. */
+#define ACK_RIDE_REP  (1ull << 63)
+#define ACK_RIDE_ORIG (1ull << 62)   /* the ACK|COMPLETE carries F_ORIG */
 #define ACKS_RIDE    32
 #define ACK_RIDE_LEN 8
 
@@ -165,6 +183,17 @@ struct xfer;
 uint64_t dsm__udp_xfer_rto(const struct xfer *x);
 /* How far a message's backoff may grow. */
 uint64_t dsm__udp_rto_cap(const struct xfer *x);
+/* The time a reply to a request of this type may take: the peer's network
+ * timeout plus what the repliers' handlers of that type were seen to take
+ * (their service times, from immediate replies). */
+uint64_t dsm__udp_call_rto(unsigned peer, unsigned type);
+/* An immediate (not F_DEFERRED) reply to a request of type took service ns
+ * between the request's arrival and the reply's departure. */
+void dsm__udp_service_sample(unsigned type, uint64_t service);
+/* Message x was acknowledged by a datagram that says (orig) or does not say
+ * that its originals all arrived: its resends so far were spurious, or
+ * needed. */
+void dsm__udp_judge_resends(struct xfer *x, int orig);
 
 /* ---- transport_udp_frag.c: outgoing messages and reassembly ----------------------- */
 
@@ -189,6 +218,9 @@ struct xfer {
   uint64_t *resent;              /* bitmap: sent more than once (Karn) */
   struct rtt est;                /* fragment ACK round trips of this message */
   int delivered;                 /* receiver holds the whole message */
+  int orig;                      /* REP: answers an original (F_ORIG on first transmissions) */
+  uint32_t resends;              /* datagrams of it sent again (fragments, probes) */
+  uint32_t resends_judged;       /* of those, known needed or spurious */
   uint64_t rto, deadline, last_progress;
   struct call *call;             /* our request awaiting a reply */
   struct dsm__tp_centry *entry;  /* cache entry holding the payload */
@@ -198,6 +230,7 @@ struct xfer {
 struct partial {
   uint32_t total, fsz, nfrags, ngot, cum;
   uint32_t high;                 /* 1 + highest fragment index held */
+  uint32_t nresent;              /* fragments first held from a retransmitted copy */
   uint8_t *buf;
   uint64_t *have;
 };
@@ -221,15 +254,17 @@ int dsm__udp_own_busy(void);
 
 int dsm__udp_partial_init(struct partial *p, uint32_t total, uint32_t fsz);
 void dsm__udp_partial_free(struct partial *p);
-/* Store one fragment; returns 1 when the message became complete. */
-int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, size_t n);
+/* Store one fragment (from a datagram with flags); returns 1 when the
+ * message became complete. */
+int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, size_t n,
+                         unsigned flags);
 /* Whether a fragment (its header's flags) that did not complete p asks for
  * an ACK of what p holds: its sender asked (F_WANTACK), or p has a hole. */
 int dsm__udp_partial_wants_ack(const struct partial *p, unsigned flags);
 /* Tell the sender of a multi-datagram message what we hold (p), or that we
- * hold all of it (p == NULL: ACK|COMPLETE). */
+ * hold all of it (p == NULL: ACK|COMPLETE, with F_ORIG if orig). */
 void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int tgt_rep,
-                       const struct partial *p, int to_caller);
+                       const struct partial *p, int to_caller, int orig);
 /* An ACK of request fragments goes to the reply socket of a caller waiting
  * for its own request (never forwarded, not one-way), else to the sender's
  * service socket. */
@@ -276,8 +311,8 @@ void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void
                          size_t len, unsigned *left, struct dsm__tp_waiter *w, int inline_self);
 void dsm__udp_call_complete(struct call *c, uint8_t *reply, size_t len);
 struct call *dsm__udp_call_find(uint64_t rid);
-/* Send (or resend) the cached reply of e to its origin. */
-void dsm__udp_reply_transmit(struct dsm__tp_centry *e);
+/* Send the cached reply of e to its origin; again: a duplicate asked. */
+void dsm__udp_reply_transmit(struct dsm__tp_centry *e, int again);
 /* Send e's forwarded request to its target; again: a duplicate asked. */
 void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again);
 /* Takes data (malloc()ed, NULL when len is 0); lazy: see F_LAZY. */
@@ -331,10 +366,14 @@ void dsm__udp_poke_socket(int which);
  * next datagram to dst, or once DSM_ACK_DELAY_US old when the thread
  * serving the service socket is awake, or at a quarter of the
  * retransmission floor at the latest. */
-void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type);
+void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int orig);
 /* The same for the COMPLETE of dst's multi-datagram reply to our request
  * rid: dst frees the reply when it comes, nothing waits for it. */
-void dsm__udp_ack_reply(unsigned dst, uint64_t rid, unsigned type);
+void dsm__udp_ack_reply(unsigned dst, uint64_t rid, unsigned type, int orig);
+/* dst sent again a message whose COMPLETE still waits here: its timer was
+ * shorter than our wait, so send the COMPLETE now, with the F_ORIG it was
+ * to carry. Returns 0 if none waits (it went already, or never will). */
+int dsm__udp_acks_now(unsigned dst, unsigned origin, uint64_t rid, int tgt_rep, int to_caller);
 /* A REQ or REP datagram is going to dst and can take room bytes more: the
  * ACKs waiting for dst of messages dst sent itself (one-ways it issued,
  * replies to our requests) ride in it, as many as fit. Writes them to t

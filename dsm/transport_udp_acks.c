@@ -61,7 +61,7 @@
 #define ACKS_PEER    64    /* a peer's list is sent when it is this long */
 
 struct ack_wait {
-  unsigned origin, type, tgt_rep;
+  unsigned origin, type, tgt_rep, orig;
   uint64_t rid;
 };
 
@@ -95,14 +95,15 @@ static void send_peer(unsigned dst, int to_caller)
   nwaiting--;
   for (unsigned i = 0; i < n; i++)
     dsm__udp_send_ack(dst, q->w[i].origin, q->w[i].rid, q->w[i].type, (int)q->w[i].tgt_rep, NULL,
-                      to_caller);
+                      to_caller, (int)q->w[i].orig);
 }
 
-static void hold(unsigned dst, unsigned origin, uint64_t rid, unsigned type, unsigned tgt_rep)
+static void hold(unsigned dst, unsigned origin, uint64_t rid, unsigned type, unsigned tgt_rep,
+                 int orig)
 {
   init();
   if (!delay_ns || U.shutting_down) {
-    dsm__udp_send_ack(dst, origin, rid, type, (int)tgt_rep, NULL, 0);
+    dsm__udp_send_ack(dst, origin, rid, type, (int)tgt_rep, NULL, 0, orig);
     return;
   }
   struct peer_acks *q = &pa[dst];
@@ -113,19 +114,39 @@ static void hold(unsigned dst, unsigned origin, uint64_t rid, unsigned type, uns
     nwaiting++;
     dsm__udp_wake_role(SVC, q->due - delay_ns + late_ns);   /* the sleeper's limit */
   }
-  q->w[q->n++] = (struct ack_wait){ origin, type, tgt_rep, rid };
+  q->w[q->n++] = (struct ack_wait){ origin, type, tgt_rep, orig ? 1u : 0u, rid };
   if (q->n == ACKS_PEER)
     send_peer(dst, 0);
 }
 
-void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type)
+void dsm__udp_ack_oneway(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int orig)
 {
-  hold(dst, origin, rid, type, 0);
+  hold(dst, origin, rid, type, 0, orig);
 }
 
-void dsm__udp_ack_reply(unsigned dst, uint64_t rid, unsigned type)
+void dsm__udp_ack_reply(unsigned dst, uint64_t rid, unsigned type, int orig)
 {
-  hold(dst, U.self, rid, type, 1);
+  hold(dst, U.self, rid, type, 1, orig);
+}
+
+int dsm__udp_acks_now(unsigned dst, unsigned origin, uint64_t rid, int tgt_rep, int to_caller)
+{
+  struct peer_acks *q = pa ? &pa[dst] : NULL;
+  if (!q || !q->n)
+    return 0;
+  for (unsigned i = 0; i < q->n; i++) {
+    struct ack_wait w = q->w[i];
+    if (w.rid != rid || w.origin != origin || w.tgt_rep != (unsigned)tgt_rep)
+      continue;
+    q->w[i] = q->w[--q->n];
+    if (!q->n) {
+      q->due = 0;
+      nwaiting--;
+    }
+    dsm__udp_send_ack(dst, origin, rid, w.type, tgt_rep, NULL, to_caller, (int)w.orig);
+    return 1;
+  }
+  return 0;
 }
 
 size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room)
@@ -138,7 +159,8 @@ size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room)
   for (unsigned i = 0; i < q->n; i++) {
     int rides = q->w[i].tgt_rep ? q->w[i].origin == U.self : q->w[i].origin == dst;
     if (rides && k < fit && k < ACKS_RIDE) {
-      put64(t + (size_t)k * ACK_RIDE_LEN, q->w[i].rid | (q->w[i].tgt_rep ? ACK_RIDE_REP : 0));
+      put64(t + (size_t)k * ACK_RIDE_LEN, q->w[i].rid | (q->w[i].tgt_rep ? ACK_RIDE_REP : 0) |
+            (q->w[i].orig ? ACK_RIDE_ORIG : 0));
       k++;
     } else {
       q->w[keep++] = q->w[i];     /* forwarded to us, or no room: an ACK of its own */

@@ -159,6 +159,11 @@ static void read_env(void)
   U.frag_force = (uint32_t)dsm__env_long("DSM_FRAG", 0, 0, FSZ_LO);
   if (U.frag_force && U.frag_force < FSZ_MIN)
     dsm__fatal(DSM__EXIT_FATAL, "DSM_FRAG must be 0 or at least %d", FSZ_MIN);
+  /* No timeout below the floor, not even before the first sample (a floor
+   * above RTO_INIT, and a peer that is never sampled, left calls with 10 ms). */
+  for (unsigned r = 0; r < U.nprocs; r++)
+    if (U.peers[r].rto < U.rto_min)
+      U.peers[r].rto = U.rto_min;
 }
 
 /* Rank 0: wait for every HELLO, then answer each with the address table. */

@@ -116,7 +116,12 @@ int dsm__udp_frag_acked(const struct xfer *x, uint32_t i)
 
 void dsm__udp_send_frag(struct xfer *x, uint32_t i, int retrans)
 {
-  struct hdr h = dsm__udp_hdr_make(x->kind, x->type, x->flags, x->peer, x->origin, x->rid);
+  unsigned flags = x->flags | (retrans ? F_RESENT : 0u);
+  if (x->kind == K_REP && x->orig && !retrans)
+    flags |= F_ORIG;
+  struct hdr h = dsm__udp_hdr_make(x->kind, x->type, flags, x->peer, x->origin, x->rid);
+  if (retrans)
+    x->resends++;
   /* The receiver of a message of several datagrams acknowledges what it
    * holds only when asked, or when it sees a hole (one lost below one
    * that came): asked on a resend, and every half window of fragments
@@ -200,13 +205,16 @@ int dsm__udp_partial_wants_ack(const struct partial *p, unsigned flags)
   return (flags & F_WANTACK) || p->high > p->cum;
 }
 
-int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, size_t n)
+int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, size_t n,
+                         unsigned flags)
 {
   uint32_t i = off / p->fsz;
   if (!((p->have[i / 64] >> (i % 64)) & 1)) {
     memcpy(p->buf + off, data, n);
     p->have[i / 64] |= 1ull << (i % 64);
     p->ngot++;
+    if (flags & F_RESENT)
+      p->nresent++;
     if (i + 1 > p->high)
       p->high = i + 1;
     while (p->cum < p->nfrags && ((p->have[p->cum / 64] >> (p->cum % 64)) & 1))
@@ -219,11 +227,11 @@ int dsm__udp_partial_add(struct partial *p, uint32_t off, const uint8_t *data, s
 /* ---- ACKs -------------------------------------------------------------------------- */
 
 void dsm__udp_send_ack(unsigned dst, unsigned origin, uint64_t rid, unsigned type, int tgt_rep,
-                       const struct partial *p, int to_caller)
+                       const struct partial *p, int to_caller, int orig)
 {
   uint8_t buf[8 + ACK_BITS / 8];
-  struct hdr h = dsm__udp_hdr_make(K_ACK, type, (tgt_rep ? F_TGT_REP : 0) | (p ? 0 : F_COMPLETE),
-                                   dst, origin, rid);
+  struct hdr h = dsm__udp_hdr_make(K_ACK, type, (tgt_rep ? F_TGT_REP : 0) |
+                                   (p ? 0 : F_COMPLETE | (orig ? F_ORIG : 0)), dst, origin, rid);
   size_t n = 0;
   if (p) {
     /* Bits only up to the highest fragment held: in the usual in-order
@@ -262,11 +270,12 @@ void dsm__udp_on_ack(const struct hdr *h, const uint8_t *p, size_t n)
   uint64_t now = dsm__now_ns();
   x->last_progress = now;
   if (h->flags & F_COMPLETE) {
+    dsm__udp_judge_resends(x, h->flags & F_ORIG);
     if (x->call) {
       /* The request is all there; from now on only probe for the reply. */
       x->delivered = 1;
       x->call->last_alive = now;
-      x->rto = U.peers[x->peer].rto;
+      x->rto = dsm__udp_call_rto(x->peer, x->type);
       dsm__udp_timer_set(x, now + x->rto);
     } else {
       dsm__udp_xfer_free(x);

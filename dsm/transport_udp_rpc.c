@@ -77,7 +77,7 @@ void dsm__udp_acks_flush(void)
     }
     if (part)
       dsm__udp_send_ack(a->src, a->origin, a->rid, a->type, (int)a->tgt_rep, part,
-                        (int)a->to_caller);
+                        (int)a->to_caller, 0);
   }
 }
 
@@ -111,6 +111,7 @@ void dsm__udp_call_start(struct call *c, unsigned dst, unsigned type, const void
   c->t_sent = c->last_alive = dsm__now_ns();
   struct xfer *x = dsm__udp_xfer_new(dst, K_REQ, type, 0, U.self, c->c.rid, req, len);
   x->call = c;
+  x->rto = dsm__udp_call_rto(dst, type);
   dsm__udp_own_add(x);
   c->x = x;
   if (dst != U.self) {
@@ -147,7 +148,7 @@ void dsm__udp_send_oneway_locked(unsigned dst, unsigned type, void *data, size_t
 
 /* ---- answering ------------------------------------------------------------------- */
 
-void dsm__udp_reply_transmit(struct dsm__tp_centry *e)
+void dsm__udp_reply_transmit(struct dsm__tp_centry *e, int again)
 {
   if (e->oneway)
     return;
@@ -158,10 +159,18 @@ void dsm__udp_reply_transmit(struct dsm__tp_centry *e)
     return;
   }
   if (e->tx) {
-    /* A multi-datagram reply still in flight: its own timer drives it, but
-     * the duplicate shows the origin is missing pieces, so send them now. */
-    ((struct xfer *)e->tx)->deadline = dsm__now_ns();
-    dsm__udp_wake_role(SVC, 0);
+    /* A multi-datagram reply still in flight: its own timer drives it. A
+     * duplicate shows that the origin is missing pieces, so they go now;
+     * unless the reply made progress within a round trip: then the
+     * duplicate crossed it (a slow handler), and resending a fragment of
+     * it at once only doubled the spurious traffic (issue 57). */
+    struct xfer *x = e->tx;
+    const struct rtt *est = &U.peers[x->peer].est;
+    uint64_t now = dsm__now_ns(), rtt = est->srtt ? est->srtt + 4 * est->rttvar : x->rto;
+    if (now - x->last_progress >= rtt) {
+      x->deadline = now;
+      dsm__udp_wake_role(SVC, 0);
+    }
     return;
   }
   /* A deferred reply (a lock grant, a barrier departure, a semaphore
@@ -174,11 +183,14 @@ void dsm__udp_reply_transmit(struct dsm__tp_centry *e)
    * Bootstrap and shutdown answers have their own lingering instead. */
   int ack = e->deferred && e->told_pending && e->type != DSM__MSG_HELLO &&
             e->type != DSM__MSG_EXIT;
-  struct xfer *x = dsm__udp_xfer_new(e->origin, K_REP, e->type, ack ? F_ACKREQ : 0, e->origin,
-                                     e->rid, e->payload, e->len);
+  unsigned flags = (ack ? F_ACKREQ : 0u) | (e->deferred ? F_DEFERRED : 0u) |
+                   (again ? F_RESENT : 0u);
+  struct xfer *x = dsm__udp_xfer_new(e->origin, K_REP, e->type, flags, e->origin, e->rid,
+                                     e->payload, e->len);
   x->entry = e;
+  x->orig = !again && !e->first_resent;
   if (x->nfrags == 1 && !ack) {
-    dsm__udp_send_frag(x, 0, 0);
+    dsm__udp_send_frag(x, 0, again);
     dsm__udp_xfer_free(x);
   } else {
     e->tx = x;
@@ -201,8 +213,11 @@ void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again)
     }
     return;
   }
-  struct xfer *x = dsm__udp_xfer_new(e->fwd_dst, K_REQ, e->type, e->oneway ? F_ONEWAY : 0,
-                                     e->origin, e->rid, e->payload, e->len);
+  /* A forward of a request that first came here resent is marked so: the
+   * target's answer must not tell the origin its original arrived. */
+  unsigned flags = (e->oneway ? F_ONEWAY : 0u) | (e->first_resent ? F_RESENT : 0u);
+  struct xfer *x = dsm__udp_xfer_new(e->fwd_dst, K_REQ, e->type, flags, e->origin, e->rid,
+                                     e->payload, e->len);
   x->entry = e;
   x->hops = e->hops + 1;
   if (x->nfrags == 1 && !e->oneway) {
@@ -210,7 +225,7 @@ void dsm__udp_forward_transmit(struct dsm__tp_centry *e, int again)
     dsm__udp_xfer_free(x);
   } else if (again && x->nfrags > 1) {
     /* The target probably has it all; ask before sending megabytes again. */
-    struct hdr h = dsm__udp_hdr_make(K_PROBE, e->type, 0, e->fwd_dst, e->origin, e->rid);
+    struct hdr h = dsm__udp_hdr_make(K_PROBE, e->type, F_RESENT, e->fwd_dst, e->origin, e->rid);
     h.low = U.core.cache.low_seen[e->origin];
     h.hops = (uint8_t)(e->hops + 1);
     dsm__udp_send_dgram(e->fwd_dst, SVC, &h, NULL, 0, 1);
@@ -226,12 +241,13 @@ static void handle_dup(struct dsm__tp_centry *e, unsigned src, unsigned hops, in
 {
   DSM__STAT_INC(dup_requests);
   if (e->oneway) {
-    if (e->state != DSM__TP_PENDING && src != U.self)
-      dsm__udp_send_ack(src, e->origin, e->rid, e->type, 0, NULL, 0);
+    if (e->state != DSM__TP_PENDING && src != U.self &&
+        !dsm__udp_acks_now(src, e->origin, e->rid, 0, 0))
+      dsm__udp_send_ack(src, e->origin, e->rid, e->type, 0, NULL, 0, 0);
     return;
   }
   switch (e->state) {
-  case DSM__TP_ANSWERED:  dsm__udp_reply_transmit(e); break;
+  case DSM__TP_ANSWERED:  dsm__udp_reply_transmit(e, 1); break;
   case DSM__TP_FORWARDED: dsm__udp_forward_transmit(e, 1); break;
   case DSM__TP_PENDING:
     if (e->origin != U.self) {
@@ -241,7 +257,7 @@ static void handle_dup(struct dsm__tp_centry *e, unsigned src, unsigned hops, in
     }
     if (multi && src != U.self)
       dsm__udp_send_ack(src, e->origin, e->rid, e->type, 0, NULL,
-                        dsm__udp_acks_to_caller(hops, 0));
+                        dsm__udp_acks_to_caller(hops, 0), 0);
     break;
   default: break;
   }
@@ -251,8 +267,10 @@ static void handle_dup(struct dsm__tp_centry *e, unsigned src, unsigned hops, in
 
 /* keep: where the malloc'd block holding data is, if the handler may take
  * it (dsm__tp_keep); the caller frees what is left there. */
+/* resent: the copy (or a fragment of it) that arrived first was a
+ * retransmission. */
 static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid, int oneway,
-                    unsigned hops, const void *data, size_t len, void **keep)
+                    unsigned hops, int resent, const void *data, size_t len, void **keep)
 {
   struct dsm__tp_cache *cache = &U.core.cache;
   struct dsm__tp_centry *e = dsm__tp_cache_find(cache, origin, rid);
@@ -264,6 +282,7 @@ static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid,
     e = dsm__tp_cache_add(cache, origin, rid, type, from, oneway);
   }
   e->hops = hops;
+  e->first_resent = resent;
   dsm__udp_msg(0, oneway ? DSM__TP_MSG_ONEWAY : DSM__TP_MSG_REQ, type, from, origin, rid, len);
   dsm__tp_run_handler(&U.core, origin, from, type, rid, data, len, keep);
   if (oneway) {
@@ -271,7 +290,7 @@ static void deliver(unsigned origin, unsigned from, unsigned type, uint64_t rid,
     if (e && e->state == DSM__TP_PENDING)
       e->state = DSM__TP_ANSWERED;
     if (from != U.self)
-      dsm__udp_ack_oneway(from, origin, rid, type);
+      dsm__udp_ack_oneway(from, origin, rid, type, !resent);
   } else if ((e = dsm__tp_cache_find(cache, origin, rid)) && e->state == DSM__TP_PENDING) {
     e->deferred = 1;    /* answered later: see dsm__udp_reply_transmit */
   }
@@ -316,8 +335,8 @@ void dsm__udp_run_local(const struct dsm__tp_waiter *me)
     else {
       void *block = l->data;
       l->data = NULL;
-      deliver(l->origin, l->from, l->type, l->rid, l->flags & F_ONEWAY, l->hops, block, l->len,
-              &block);
+      deliver(l->origin, l->from, l->type, l->rid, l->flags & F_ONEWAY, l->hops, 0, block,
+              l->len, &block);
       free(block);
     }
     free(l->data);
@@ -328,7 +347,7 @@ void dsm__udp_run_local(const struct dsm__tp_waiter *me)
 void dsm__udp_call_inline(struct call *c, const void *req, size_t len)
 {
   prune(U.self, dsm__udp_own_low());
-  deliver(U.self, U.self, c->c.type, c->c.rid, 0, 0, req, len, NULL);
+  deliver(U.self, U.self, c->c.type, c->c.rid, 0, 0, 0, req, len, NULL);
 }
 
 /* ---- receiving ------------------------------------------------------------------------ */
@@ -355,7 +374,7 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
       /* A late fragment of a request we have whole: the sender missed our
        * COMPLETE. Say it again; its PROBE will ask for the answer. */
       dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, NULL,
-                        dsm__udp_acks_to_caller(h->hops, 0));
+                        dsm__udp_acks_to_caller(h->hops, 0), 0);
       return;
     }
     handle_dup(e, h->src, h->hops, multi);
@@ -378,11 +397,12 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     /* Unknown: we never saw the whole request. Show what we hold so the
      * sender resends the rest (an empty bitmap if we hold nothing). */
     if (r)
-      dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, &r->p, to_caller);
+      dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, &r->p, to_caller, 0);
     return;
   }
   if (!multi) {
-    deliver(origin, h->src, h->type, h->rid, h->flags & F_ONEWAY, h->hops, p, n, NULL);
+    deliver(origin, h->src, h->type, h->rid, h->flags & F_ONEWAY, h->hops, h->flags & F_RESENT, p,
+            n, NULL);
     return;
   }
   if (!r) {
@@ -400,7 +420,7 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
   if (r->p.total != h->total || r->p.fsz != h->fsz || r->type != h->type)
     return;
   r->src = h->src;
-  if (!dsm__udp_partial_add(&r->p, h->off, p, n)) {
+  if (!dsm__udp_partial_add(&r->p, h->off, p, n, h->flags)) {
     if (dsm__udp_partial_wants_ack(&r->p, h->flags))
       ack_later(h->src, origin, h->rid, h->type, 0, to_caller);
     return;
@@ -409,14 +429,31 @@ static void on_request(const struct hdr *h, const uint8_t *p, size_t n)
     if (*pp == r) { *pp = r->next; break; }
   if (!(r->flags & F_ONEWAY))   /* stop its fragments */
     dsm__udp_send_ack(h->src, origin, h->rid, h->type, 0, NULL,
-                      dsm__udp_acks_to_caller(r->hops, 0));
+                      dsm__udp_acks_to_caller(r->hops, 0), !r->p.nresent);
   void *block = r->p.buf;
   r->p.buf = NULL;
-  deliver(origin, h->src, r->type, r->rid, r->flags & F_ONEWAY, r->hops, block, r->p.total,
-          &block);
+  deliver(origin, h->src, r->type, r->rid, r->flags & F_ONEWAY, r->hops, r->p.nresent > 0, block,
+          r->p.total, &block);
   free(block);
   dsm__udp_partial_free(&r->p);
   free(r);
+}
+
+/* The first datagram of a reply to call c, sent by its replier after
+ * service ns: what it tells of the timeouts. */
+static void reply_heard(struct call *c, const struct hdr *h, uint64_t now)
+{
+  /* The request's resends were spurious if this answers the original. */
+  if (c->x)
+    dsm__udp_judge_resends(c->x, h->flags & F_ORIG);
+  /* A round trip, the replier's service time taken out: clean if nothing
+   * was resent, or if this answers the original (Karn's rule, with
+   * F_ORIG standing in for TCP's timestamps). */
+  if ((!c->retransmitted || (h->flags & F_ORIG)) && h->src == c->c.dst &&
+      h->low < now - c->t_sent)
+    dsm__udp_peer_sample(c->c.dst, now - c->t_sent - h->low);
+  if (!(h->flags & (F_DEFERRED | F_RESENT)))
+    dsm__udp_service_sample(c->c.type, h->low);
 }
 
 static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
@@ -424,17 +461,19 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
   int multi = h->total > h->fsz;
   struct call *c = dsm__udp_call_find(h->rid);
   if (!c || c->c.done) {
-    if (multi || (h->flags & F_ACKREQ))
-      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0);
+    /* Our COMPLETE may still be waiting to ride: then the replier did not
+     * wait for it, and it goes now, as it was to. */
+    if ((multi || (h->flags & F_ACKREQ)) && !dsm__udp_acks_now(h->src, h->origin, h->rid, 1, 0))
+      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0, 0);
     return;
   }
   uint64_t now = dsm__now_ns();
   c->last_alive = now;
   if (!multi) {
     if (h->flags & F_ACKREQ)
-      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0);
-    if (!c->retransmitted && h->src == c->c.dst && h->low < now - c->t_sent)
-      dsm__udp_peer_sample(c->c.dst, now - c->t_sent - h->low);
+      dsm__udp_send_ack(h->src, h->origin, h->rid, h->type, 1, NULL, 0,
+                        !(h->flags & F_RESENT));
+    reply_heard(c, h, now);
     DSM__STAT_MSG(recv, c->c.type, n);
     dsm__udp_msg(0, DSM__TP_MSG_REP, c->c.type, h->src, U.self, h->rid, n);
     dsm__udp_call_complete(c, dsm__tp_dup(p, n), n);
@@ -447,10 +486,11 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
       c->part = NULL;
       return;
     }
+    reply_heard(c, h, now);
   }
   if (c->part->total != h->total || c->part->fsz != h->fsz)
     return;
-  if (!dsm__udp_partial_add(c->part, h->off, p, n)) {
+  if (!dsm__udp_partial_add(c->part, h->off, p, n, h->flags)) {
     if (dsm__udp_partial_wants_ack(c->part, h->flags))
       ack_later(h->src, h->origin, h->rid, h->type, 1, 0);
     return;
@@ -458,7 +498,7 @@ static void on_reply(const struct hdr *h, const uint8_t *p, size_t n)
   /* Nothing waits for this COMPLETE (the replier frees the reply when it
    * comes): it rides in our next datagram to the replier, mostly our next
    * request, rather than waking the replier's service thread now. */
-  dsm__udp_ack_reply(h->src, h->rid, h->type);
+  dsm__udp_ack_reply(h->src, h->rid, h->type, !c->part->nresent);
   uint8_t *buf = c->part->buf;
   c->part->buf = NULL;
   DSM__STAT_MSG(recv, c->c.type, h->total);
@@ -538,9 +578,10 @@ void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from
   for (size_t at = 0; at + 1 < tn; at += ACK_RIDE_LEN) {
     uint64_t id = get64(p + n + at);
     int rep = (id & ACK_RIDE_REP) != 0;
-    struct hdr a = { .magic = MAGIC, .kind = K_ACK, .type = h.type,
-                     .flags = (uint8_t)(F_COMPLETE | (rep ? F_TGT_REP : 0)), .src = h.src,
-                     .dst = U.self, .origin = rep ? h.src : U.self, .rid = id & ~ACK_RIDE_REP };
+    unsigned f = F_COMPLETE | (rep ? F_TGT_REP : 0u) | ((id & ACK_RIDE_ORIG) ? F_ORIG : 0u);
+    struct hdr a = { .magic = MAGIC, .kind = K_ACK, .type = h.type, .flags = (uint8_t)f,
+                     .src = h.src, .dst = U.self, .origin = rep ? h.src : U.self,
+                     .rid = id & ~(ACK_RIDE_REP | ACK_RIDE_ORIG) };
     dsm__udp_on_ack(&a, NULL, 0);
   }
   switch (h.kind) {

@@ -80,9 +80,11 @@ static void on_timeout(struct xfer *x, uint64_t now)
       DSM__STAT_INC(reply_resends);
     dsm__udp_send_frag(x, 0, 1);
   } else if (x->delivered) {
-    struct hdr h = dsm__udp_hdr_make(K_PROBE, x->type, x->flags, x->peer, x->origin, x->rid);
+    struct hdr h = dsm__udp_hdr_make(K_PROBE, x->type, x->flags | F_RESENT, x->peer, x->origin,
+                                     x->rid);
     h.low = x->origin == U.self ? dsm__udp_own_low() : U.core.cache.low_seen[x->origin];
     dsm__udp_send_dgram(x->peer, SVC, &h, NULL, 0, 1);
+    x->resends++;
   } else {
     /* Resend the newest unacknowledged fragment in flight, asking for an
      * ACK (a probe): the receiver's bitmap then shows the holes, and those
