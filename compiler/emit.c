@@ -75,6 +75,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     mark(o, t->file, t->line);
   while (o->line < t->line) { fputc('\n', o->f); o->line++; }
   fputc(' ', o->f);
+  if (t->spin_open) fputs("{ ", o->f);
   if (t->split_sym && t->tp_prev != t->tp_next) {
     /* a threadprivate variable beside others: end the declaration and start
        another with the same specifiers (omp_parse.c checked they can be) */
@@ -117,6 +118,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     fprintf(o->f, ":%d\",", t->line);
   }
   if (t->post) fprintf(o->f, " %s", t->post);
+  if (t->spin_close) fputs(" __ompdsm_spin_end(); }", o->f);
   Sym *y = t->attr_sym;
   /* read-only objects are the same in every process: they stay in .rodata */
   if (y && !y->threadprivate && !type_is_const_object(y->type) && !y->is_thread && !(y->is_extern && !y->has_init))
@@ -166,6 +168,8 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_atomic_start(void);\n"
     "void __ompdsm_atomic_end(void);\n"
     "void __ompdsm_flush(void);\n"
+    "void __ompdsm_spin_flush(void);\n"
+    "void __ompdsm_spin_end(void);\n"
     "void __ompdsm_sema_init(const char *, __INT64_TYPE__, int);\n"
     "void __ompdsm_sema_wait(const char *, __INT64_TYPE__);\n"
     "void __ompdsm_sema_signal(const char *, __INT64_TYPE__);\n"

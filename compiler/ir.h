@@ -41,6 +41,8 @@ typedef struct Token {
   Sym *split_sym;    /* a comma between declarators where one side is threadprivate
                         and the other is not: the declaration is split here (emit.c) */
   int tp_prev, tp_next; /* ... and which side of that comma is threadprivate */
+  int spin_open;     /* the first token of a spin loop (omp_mark_spin): "{" before it */
+  int spin_close;    /* its last: the spin's end, and "}", after it */
 } Token;
 
 extern Token *toks;
@@ -218,6 +220,7 @@ struct Omp {
   char *name;                    /* critical name; sema/cond name */
   char *spelled;                 /* the directive's words, for notes */
   int ext;                       /* has simd/target/teams/distribute/loop words */
+  int spin;                      /* flush: in a loop whose body is only flushes */
   Span index, value;             /* sema/cond index and sema_init value */
   Span hint;                     /* critical, atomic: hint(expr) */
   /* tasks */
@@ -334,5 +337,10 @@ void check_ws_reductions(Omp *om);
 
 /* ---- omp_sync.c ---- */
 void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx);
+/* A while or do loop (tokens ft..lt) whose body (bft..blt) holds nothing but
+   flush directives and empty statements waits for a flag: its flushes
+   become waits for news, and the loop is followed by an acquire of what
+   the flag's read may have shown (sync/flush.c). */
+void omp_mark_spin(int ft, int lt, int bft, int blt);
 
 #endif

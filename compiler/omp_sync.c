@@ -79,7 +79,10 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " __ompdsm_barrier();");
     o->need_mark = 1;
     return;
-  case OMP_FLUSH: gen(o, " __ompdsm_flush();"); o->need_mark = 1; return;
+  case OMP_FLUSH:
+    gen(o, om->spin ? " __ompdsm_spin_flush();" : " __ompdsm_flush();");
+    o->need_mark = 1;
+    return;
   /* a depend clause on taskwait asks for less than all children */
   case OMP_TASKWAIT: gen(o, " __ompdsm_taskwait();"); o->need_mark = 1; return;
   case OMP_TASKYIELD: gen(o, " __ompdsm_taskyield();"); o->need_mark = 1; return;
@@ -112,4 +115,42 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
   default:
     return;
   }
+}
+
+/* The spin `while (flag == 0) { #pragma omp flush(flag) }` (NAS LU's
+   pipeline) tests a flag that another thread sets, then reads what that
+   thread wrote before it, with no flush in between: gcc's flush is a fence
+   and the hardware keeps the order; a DSM copy of the flag's page may show
+   the flag before the data's interval is acquired. So such a loop is
+   followed by __ompdsm_spin_end, which acquires what the read may have
+   shown, and its flushes wait for news instead of probing. A flush adds
+   ordering and never removes any, so the extra acquire is always allowed.
+   Braces make the loop a statement of its own wherever it stands (the body
+   of an if, say). The body must be a compound: a stand-alone directive may
+   not be the body of a loop. */
+void omp_mark_spin(int ft, int lt, int bft, int blt)
+{
+  int flushes = 0;
+  for (int i = bft; i <= blt; i++) {
+    Node *n = toks[i].node;
+    if (n && n->kind == N_OMP && n->omp->kind == OMP_FLUSH) {
+      flushes++;
+      i = n->lt;
+      continue;
+    }
+    const char *t = toks[i].text;
+    if (*t && strcmp(t, "{") && strcmp(t, "}") && strcmp(t, ";"))
+      return;
+  }
+  if (!flushes)
+    return;
+  for (int i = bft; i <= blt; i++) {
+    Node *n = toks[i].node;
+    if (n && n->kind == N_OMP && n->omp->kind == OMP_FLUSH) {
+      n->omp->spin = 1;
+      i = n->lt;
+    }
+  }
+  toks[ft].spin_open = 1;
+  toks[lt].spin_close = 1;
 }

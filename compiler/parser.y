@@ -697,8 +697,10 @@ selection_statement
 for_open : FOR '(' { scope_push(); $$ = NULL; } ;
 
 iteration_statement
-  : WHILE '(' expression ')' statement              { $$ = node_new(N_OTHER, @$.ft, @$.lt); node_add($$, $5); }
-  | DO statement WHILE '(' expression ')' ';'       { $$ = node_new(N_OTHER, @$.ft, @$.lt); node_add($$, $2); }
+  : WHILE '(' expression ')' statement              { $$ = node_new(N_OTHER, @$.ft, @$.lt); node_add($$, $5);
+                                                      omp_mark_spin(@$.ft, @$.lt, @5.ft, @5.lt); }
+  | DO statement WHILE '(' expression ')' ';'       { $$ = node_new(N_OTHER, @$.ft, @$.lt); node_add($$, $2);
+                                                      omp_mark_spin(@$.ft, @$.lt, @2.ft, @2.lt); }
   | for_open expression_opt ';' expression_opt ';' expression_opt ')' statement {
       scope_pop();
       $$ = node_new(N_FOR, @$.ft, @$.lt);

@@ -125,6 +125,8 @@ static int apply_slice(unsigned writer, struct held_diff *d, uint32_t max)
     if (p->dirty && p->twin)
       dsm__diff_apply(p->twin, DSM__PAGE, dd, n);
     pv[writer] = idx;
+    if (idx > dsm__seen[writer])
+      dsm__seen[writer] = idx;   /* our program can read it before acquiring it (lrc.h) */
     p->tainted = 1;      /* the writer holds a copy */
     dsm__home_catch_up(pg, p, 1);
     dsm__os_home_end(pg);

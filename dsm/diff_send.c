@@ -37,6 +37,11 @@
 #include "transport.h"
 
 #define HOLD_OVER_PAGES 16
+/* A DIFF message is cut here: its size must not follow the program's data
+ * (a transport message is at most 64 MiB, and NAS MG at class A wrote more
+ * than that of pages homed elsewhere in one interval: issue 52). The home
+ * applies the pieces in order like any of the writer's messages. */
+#define DIFF_MSG_BYTES (4u << 20)
 
 static dsm__buf_t *out;          /* [home]: DIFF being built */
 static uint32_t *out_count;      /* [home]: pages in it */
@@ -85,8 +90,8 @@ static void put_entry(unsigned h, uint32_t pg, uint32_t idx, const uint32_t *bas
                       const uint8_t *diff, size_t len)
 {
   dsm__buf_t *b = &out[h];
-  if (b->len && out_idx(h) != idx)
-    send_out(h);                   /* one idx per message */
+  if (b->len && (out_idx(h) != idx || b->len + len + 8 + dsm__nprocs * 4 > DIFF_MSG_BYTES))
+    send_out(h);                   /* one idx per message, and a bounded size */
   if (!b->len) {
     dsm__buf_u32(b, 0);            /* seq, set when sent */
     dsm__buf_u32(b, dsm__epoch);

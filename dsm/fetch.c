@@ -25,6 +25,7 @@ void dsm__copy_now_valid(uint32_t pg, dsm__page_t *p, const uint32_t *pv)
   dsm__coll_took(pg);
   p->carry_off = 0;        /* a copy from the home: the home knows of it */
   memcpy(dsm__page_pv(p), pv, dsm__nprocs * 4);
+  dsm__seen_pv(pv);
   dsm__need_clear(p);
   p->valid = 1;
 }

@@ -505,6 +505,36 @@ static void copy_twice(uint8_t *a, uint8_t *b, const uint8_t *src)
   }
 }
 
+/* Pages in one PUSH message at most: its size must not follow the
+ * program's data (see DIFF_MSG_BYTES in diff_send.c). */
+#define PUSH_MSG_PAGES 1024
+
+/* PUSH: seq, count, then per page: pg, pv[nprocs], bytes (one per page).
+ * The pages are write-protected now (the release just did it), so the
+ * copies are the state at this release. */
+static uint8_t *push_build(unsigned r, const uint32_t *pages, size_t n, size_t one)
+{
+  uint8_t *msg = malloc(8 + one * n), *at = msg + 8;
+  if (!msg) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  uint32_t head[2] = { ++push_seq[r], (uint32_t)n };
+  memcpy(msg, head, 8);
+  for (size_t k = 0; k < n; k++, at += one) {
+    uint32_t pg = pages[k];
+    dsm__page_t *p = dsm__page(pg);
+    memcpy(at, &pg, 4);
+    memcpy(at + 4, dsm__page_pv(p), dsm__nprocs * 4);
+    if (p->twin_lag) {
+      copy_twice(at + 4 + dsm__nprocs * 4, p->twin, dsm__page_current(pg));
+      p->twin_lag = 0;
+    } else {
+      memcpy(at + 4 + dsm__nprocs * 4, dsm__page_current(pg), DSM__PAGE);
+    }
+    p->tainted = 1;     /* the reader will hold this copy */
+  }
+  DSM__STAT_ADD(pushes_sent, n);
+  return msg;
+}
+
 void dsm__home_flush_release(void)
 {
   dsm__diff_send_release();
@@ -512,29 +542,17 @@ void dsm__home_flush_release(void)
   for (unsigned r = 0; r < dsm__nprocs; r++) {
     if (!push_n[r])
       continue;
-    /* PUSH: seq, count, then per page: pg, pv[nprocs], bytes. The pages
-     * are write-protected now (the release just did it), so the copies are
-     * the state at this release. */
-    size_t len = 8 + one * push_n[r];
-    uint8_t *msg = malloc(len), *at = msg + 8;
-    if (!msg) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-    uint32_t head[2] = { ++push_seq[r], (uint32_t)push_n[r] };
-    memcpy(msg, head, 8);
-    for (size_t k = 0; k < push_n[r]; k++, at += one) {
-      uint32_t pg = push_pages[r][k];
-      dsm__page_t *p = dsm__page(pg);
-      memcpy(at, &pg, 4);
-      memcpy(at + 4, dsm__page_pv(p), dsm__nprocs * 4);
-      if (p->twin_lag) {
-        copy_twice(at + 4 + dsm__nprocs * 4, p->twin, dsm__page_current(pg));
-        p->twin_lag = 0;
-      } else {
-        memcpy(at + 4 + dsm__nprocs * 4, dsm__page_current(pg), DSM__PAGE);
-      }
-      p->tainted = 1;     /* the reader will hold this copy */
+    /* Whole messages of PUSH_MSG_PAGES first, each on its own; the rest
+     * may ride in a collective's message. */
+    size_t done = 0;
+    while (push_n[r] - done > PUSH_MSG_PAGES) {
+      uint8_t *msg = push_build(r, push_pages[r] + done, PUSH_MSG_PAGES, one);
+      dsm__tp_send_owned(r, DSM__MSG_PUSH, msg, 8 + one * PUSH_MSG_PAGES);
+      done += PUSH_MSG_PAGES;
     }
-    DSM__STAT_ADD(pushes_sent, push_n[r]);
-    size_t push_n_was = push_n[r];
+    size_t len = 8 + one * (push_n[r] - done);
+    uint8_t *msg = push_build(r, push_pages[r] + done, push_n[r] - done, one);
+    size_t push_n_was = push_n[r] - done;
     push_n[r] = 0;
     if (rides(r) && push_n_was <= RIDE_PAGES) {
       if (ride[r].msg)

@@ -23,7 +23,7 @@
 #include "profile.h"
 #include "onesided.h"
 
-uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt;
+uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt, *dsm__seen;
 uint32_t dsm__epoch;
 uint32_t *dsm__dirty;
 size_t dsm__ndirty;
@@ -44,6 +44,7 @@ void dsm__lrc_init(void)
   dsm__vt = xalloc(dsm__nprocs * sizeof(uint32_t));
   dsm__known = xalloc(dsm__nprocs * sizeof(uint32_t));
   dsm__gc_vt = xalloc(dsm__nprocs * sizeof(uint32_t));
+  dsm__seen = xalloc(dsm__nprocs * sizeof(uint32_t));
   store = xalloc(dsm__nprocs * sizeof *store);
   store_cap = xalloc(dsm__nprocs * sizeof *store_cap);
 }
@@ -366,6 +367,39 @@ void dsm__intervals_encode(dsm__buf_t *b, const uint32_t *their)
     }
   }
   memcpy(b->p + count_at, &count, 4);
+}
+
+void dsm__intervals_encode_applied(dsm__buf_t *b, const uint32_t *their)
+{
+  size_t count_at = b->len;
+  uint32_t count = 0;
+  dsm__buf_u32(b, 0);
+  for (uint32_t q = 0; q < dsm__nprocs; q++) {
+    uint32_t from = their[q] > dsm__gc_vt[q] ? their[q] : dsm__gc_vt[q];
+    uint32_t upto = q == dsm__rank ? dsm__known[q] : dsm__vt[q];
+    for (uint32_t i = from + 1; i <= upto; i++) {
+      encode_one(b, dsm__interval_get(q, i));
+      count++;
+    }
+  }
+  memcpy(b->p + count_at, &count, 4);
+}
+
+void dsm__seen_pv(const uint32_t *pv)
+{
+  for (uint32_t q = 0; q < dsm__nprocs; q++)
+    if (pv[q] > dsm__seen[q])
+      dsm__seen[q] = pv[q];
+}
+
+unsigned dsm__seen_unknown(uint32_t *need)
+{
+  unsigned n = 0;
+  for (uint32_t q = 0; q < dsm__nprocs; q++) {
+    need[q] = q != dsm__rank && dsm__seen[q] > dsm__known[q] ? dsm__seen[q] : 0;
+    n += need[q] != 0;
+  }
+  return n;
 }
 
 void dsm__own_intervals_encode(dsm__buf_t *b, uint32_t after)

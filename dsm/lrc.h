@@ -42,6 +42,15 @@ typedef struct dsm__need {
 
 extern uint32_t *dsm__vt;      /* applied */
 extern uint32_t *dsm__known;   /* records held */
+/* seen[q] >= the newest interval of q whose writes may be in a page this
+ * process can read: a copy it fetched or installed (the copy's version
+ * vector), or a home page a diff of q's was applied to. The home serves
+ * its copy as it is, often newer than what the fetcher needs, and applies
+ * diffs when they come: either can show a write before its interval is
+ * acquired. Programs that synchronise through a flag and flush (NAS LU)
+ * read such a write and then the data written before it; dsm__acquire_seen
+ * acquires what they saw first. */
+extern uint32_t *dsm__seen;
 extern uint32_t *dsm__gc_vt;   /* records up to here were discarded */
 extern uint32_t dsm__epoch;    /* collectives that could move homes, so far */
 
@@ -74,6 +83,16 @@ void dsm__acquire_after_release(void);
 void dsm__intervals_encode(dsm__buf_t *b, const uint32_t *their);
 /* Append only this process's own intervals with idx > after. */
 void dsm__own_intervals_encode(dsm__buf_t *b, uint32_t after);
+/* Append what a peer that holds their[] lacks of what this process has
+ * applied (vt), and of its own intervals: records whose diffs are all on
+ * their way (a record merely held may be a collective's arrival whose
+ * diffs wait for the departure). */
+void dsm__intervals_encode_applied(dsm__buf_t *b, const uint32_t *their);
+/* A copy with version vector pv became readable here: raise seen. */
+void dsm__seen_pv(const uint32_t *pv);
+/* The q whose writes this process may have seen but holds no record of
+ * (seen[q] > known[q]): need[q] = seen[q], else 0. Returns their count. */
+unsigned dsm__seen_unknown(uint32_t *need);
 /* Take interval records from a message into the store (duplicates are
  * ignored). Returns 0, or -1 when the encoding is malformed. */
 int  dsm__intervals_decode(dsm__rd_t *r);

@@ -80,6 +80,10 @@ void __ompdsm_critical_end(const char *name);
 void __ompdsm_atomic_start(void);
 void __ompdsm_atomic_end(void);
 void __ompdsm_flush(void);
+/* A loop whose body is only flushes, `while (c) { flush }`: each of its
+ * flushes, then what follows the loop (a wait for a flag: sync/flush.c). */
+void __ompdsm_spin_flush(void);
+void __ompdsm_spin_end(void);
 
 /* The seed's extensions. A semaphore or condition is named by an identifier
  * and an index (0 when written without [expr]). */

@@ -599,27 +599,37 @@ void dsm__distribute_apply(void)
 
 struct dist_call { void *addr; size_t size; };
 
+/* A DISTRIBUTE carries at most this much of the bytes: the rest go in
+ * more of them (a message's size must not follow the program's data). */
+#define DIST_CHUNK (16u << 20)
+
 static void distribute_impl(void *p)
 {
   struct dist_call *c = p;
-  void *addr = c->addr;
-  size_t size = c->size;
-  dsm__buf_t b = { 0 };
-  dsm__buf_u64(&b, (uint64_t)(uintptr_t)addr);
-  dsm__buf_u64(&b, size);
-  dsm__buf_put(&b, addr, size);
   dsm__call_t *calls = calloc(dsm__nprocs, sizeof *calls);
-  for (unsigned s = 1; s < dsm__nprocs; s++) {
-    calls[s - 1].dst = s;
-    calls[s - 1].type = DSM__MSG_DISTRIBUTE;
-    calls[s - 1].req = b.p;
-    calls[s - 1].req_len = b.len;
-  }
-  dsm__tp_call_many(calls, dsm__nprocs - 1);
-  for (unsigned s = 0; s + 1 < dsm__nprocs; s++)
-    free(calls[s].reply);
+  if (!calls) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  size_t done = 0;
+  do {
+    uint8_t *addr = (uint8_t *)c->addr + done;
+    size_t size = c->size - done < DIST_CHUNK ? c->size - done : DIST_CHUNK;
+    dsm__buf_t b = { 0 };
+    dsm__buf_u64(&b, (uint64_t)(uintptr_t)addr);
+    dsm__buf_u64(&b, size);
+    dsm__buf_put(&b, addr, size);
+    for (unsigned s = 1; s < dsm__nprocs; s++) {
+      calls[s - 1] = (dsm__call_t){ 0 };
+      calls[s - 1].dst = s;
+      calls[s - 1].type = DSM__MSG_DISTRIBUTE;
+      calls[s - 1].req = b.p;
+      calls[s - 1].req_len = b.len;
+    }
+    dsm__tp_call_many(calls, dsm__nprocs - 1);
+    for (unsigned s = 0; s + 1 < dsm__nprocs; s++)
+      free(calls[s].reply);
+    dsm__buf_free(&b);
+    done += size;
+  } while (done < c->size);
   free(calls);
-  dsm__buf_free(&b);
 }
 
 void dsm_distribute(void *addr, size_t size)

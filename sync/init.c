@@ -12,6 +12,7 @@ void dsm__sync_init(void)
   dsm__omp_init();
   dsm__lock_init();
   dsm__sema_init();
+  dsm__flush_init();
   dsm__task_init();
   { void dsm__stdio_init(void); dsm__stdio_init(); }   /* omp_stdio.c */
 }

@@ -24,7 +24,8 @@
  *                        that leaves to the one that enters (one round
  *                        trip); others: a DSM lock and condition variable
  *   reductions           combined inside one barrier's messages
- *   flush                2(n-1) messages: notices pushed to every peer
+ *   flush                2(n-1) messages: records exchanged with every peer
+ *                        (a spin on a flag: one flush, then a wait for news)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -694,57 +695,10 @@ void __ompdsm_critical_end(const char *name) { lock_release(critical_id(name)); 
 void __ompdsm_atomic_start(void) { lock_acquire(ID_ATOMIC); }
 void __ompdsm_atomic_end(void) { lock_release(ID_ATOMIC); }
 
-/* Flush: push this process's new interval records to every peer (they keep
- * them for their next synchronization or flush), then apply whatever records
- * peers pushed here. 2(n-1) messages; semaphores and condition variables are
- * the cheaper way to wait for another thread. */
-static uint32_t *flushed_to;   /* own intervals already pushed to each peer */
-
-static void on_flush(const dsm__msg_t *m)
-{
-  dsm__rd_t r = dsm__rd(m->data, m->len);
-  pthread_mutex_lock(&dsm__mu);
-  if (dsm__intervals_decode(&r) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed FLUSH from rank %u", m->origin);
-  pthread_mutex_unlock(&dsm__mu);
-  dsm__tp_reply(dsm__reqh(m), NULL, 0);
-}
-
-static void flush_impl(void *unused)
-{
-  unsigned n = dsm__nprocs, ncalls = 0;
-  dsm__buf_t *bufs = calloc(n, sizeof *bufs);
-  dsm__call_t *calls = calloc(n, sizeof *calls);
-  if (!bufs || !calls) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  pthread_mutex_lock(&dsm__mu);
-  dsm__release();
-  for (unsigned p = 0; p < n; p++) {
-    if (p == dsm__rank) continue;
-    dsm__diff_unhold();
-    dsm__own_intervals_encode(&bufs[p], flushed_to[p]);
-    flushed_to[p] = dsm__known[dsm__rank];
-    calls[ncalls].dst = p;
-    calls[ncalls].type = DSM__MSG_FLUSH;
-    calls[ncalls].req = bufs[p].p;
-    calls[ncalls].req_len = bufs[p].len;
-    ncalls++;
-  }
-  pthread_mutex_unlock(&dsm__mu);
-  dsm__tp_call_many(calls, ncalls);
-  pthread_mutex_lock(&dsm__mu);
-  dsm__acquire();
-  pthread_mutex_unlock(&dsm__mu);
-  for (unsigned p = 0; p < n; p++) dsm__buf_free(&bufs[p]);
-  for (unsigned c = 0; c < ncalls; c++) free(calls[c].reply);
-  free(bufs);
-  free(calls);
-}
-
-void __ompdsm_flush(void)
-{
-  if (dsm__nprocs > 1)
-    dsm__on_private_stack(flush_impl, NULL);
-}
+/* Flush and the spin loops built from it: sync/flush.c. */
+void __ompdsm_flush(void) { dsm__flush(); }
+void __ompdsm_spin_flush(void) { dsm__flush_spin(); }
+void __ompdsm_spin_end(void) { dsm__flush_spin_end(); }
 
 /* ---- the seed's semaphores and condition variables ------------------------------------- */
 
@@ -964,6 +918,4 @@ double omp_get_wtick(void)
 void dsm__omp_init(void)
 {
   dsm__tp_handle(DSM__MSG_LOOP, on_loop);
-  dsm__tp_handle(DSM__MSG_FLUSH, on_flush);
-  flushed_to = calloc(dsm__nprocs, sizeof *flushed_to);
 }

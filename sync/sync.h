@@ -25,6 +25,14 @@ void dsm__distribute_init(void);
 void dsm__omp_init(void);
 void dsm__lock_init(void);
 void dsm__sema_init(void);
+void dsm__flush_init(void);
+
+/* flush.c: OpenMP's flush (a release and an acquire with every peer), and
+ * the spin `while (c) { flush }` as ompdsmcc lowers it: dsm__flush_spin for
+ * each flush of the loop, dsm__flush_spin_end after it. */
+void dsm__flush(void);
+void dsm__flush_spin(void);
+void dsm__flush_spin_end(void);
 
 /* forkjoin.c */
 void dsm__forkjoin_release_slaves(int status);
