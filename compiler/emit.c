@@ -75,7 +75,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     mark(o, t->file, t->line);
   while (o->line < t->line) { fputc('\n', o->f); o->line++; }
   fputc(' ', o->f);
-  if (t->spin_open) fputs("{ ", o->f);
+  if (t->wrap_open) fputs("{ ", o->f);
   if (t->split_sym && t->tp_prev != t->tp_next) {
     /* a threadprivate variable beside others: end the declaration and start
        another with the same specifiers (omp_parse.c checked they can be) */
@@ -118,7 +118,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     fprintf(o->f, ":%d\",", t->line);
   }
   if (t->post) fprintf(o->f, " %s", t->post);
-  if (t->spin_close) fputs(" __ompdsm_spin_end(); }", o->f);
+  if (t->wrap_close) fprintf(o->f, "%s }", t->wrap_close);
   Sym *y = t->attr_sym;
   /* read-only objects are the same in every process: they stay in .rodata */
   if (y && !y->threadprivate && !type_is_const_object(y->type) && !y->is_thread && !(y->is_extern && !y->has_init))

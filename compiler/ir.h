@@ -41,8 +41,11 @@ typedef struct Token {
   Sym *split_sym;    /* a comma between declarators where one side is threadprivate
                         and the other is not: the declaration is split here (emit.c) */
   int tp_prev, tp_next; /* ... and which side of that comma is threadprivate */
-  int spin_open;     /* the first token of a spin loop (omp_mark_spin): "{" before it */
-  int spin_close;    /* its last: the spin's end, and "}", after it */
+  /* A statement the lowering follows with a call (a spin loop's end, the
+     barrier of loops made nowait): "{" before its first token, and the
+     call and "}" after its last, so it stays one statement wherever it is. */
+  int wrap_open;
+  const char *wrap_close;
 } Token;
 
 extern Token *toks;
@@ -221,6 +224,7 @@ struct Omp {
   char *spelled;                 /* the directive's words, for notes */
   int ext;                       /* has simd/target/teams/distribute/loop words */
   int spin;                      /* flush: in a loop whose body is only flushes */
+  int nowait_inferred;           /* for: its barrier is not needed (omp_nowait.c) */
   Span index, value;             /* sema/cond index and sema_init value */
   Span hint;                     /* critical, atomic: hint(expr) */
   /* tasks */
@@ -342,5 +346,8 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx);
    become waits for news, and the loop is followed by an acquire of what
    the flag's read may have shown (sync/flush.c). */
 void omp_mark_spin(int ft, int lt, int bft, int blt);
+/* omp_nowait.c: the barriers of fn's worksharing loops that a static
+   schedule makes unnecessary (marked nowait_inferred, one barrier after). */
+void nowait_infer(Node *fn);
 
 #endif

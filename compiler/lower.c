@@ -55,6 +55,7 @@ void lower_unit(void)
   dsenv = NULL;
   for (Node *f = unit_first; f; f = f->next) {
     if (f->kind != N_FUNC) continue;
+    nowait_infer(f);
     prelude = out_mem();
     for (int i = f->ft; i <= f->lt; i++) {
       Node *n = toks[i].node;

@@ -151,6 +151,6 @@ void omp_mark_spin(int ft, int lt, int bft, int blt)
       i = n->lt;
     }
   }
-  toks[ft].spin_open = 1;
-  toks[lt].spin_close = 1;
+  toks[ft].wrap_open = 1;
+  toks[lt].wrap_close = " __ompdsm_spin_end();";
 }

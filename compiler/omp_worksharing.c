@@ -191,7 +191,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   char lf[32];
   snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
   privs_close(o, pv, np, lf, om->ends_region);
-  gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
+  gen(o, " __ompdsm_loop_end(%d); }", om->nowait || om->nowait_inferred);
   o->need_mark = 1;
   dsenv = env;
 }
