@@ -75,7 +75,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     mark(o, t->file, t->line);
   while (o->line < t->line) { fputc('\n', o->f); o->line++; }
   fputc(' ', o->f);
-  if (t->wrap_open) fputs("{ ", o->f);
+  if (t->wrap_open) fprintf(o->f, "{%s ", t->wrap_open_text ? t->wrap_open_text : "");
   if (t->split_sym && t->tp_prev != t->tp_next) {
     /* a threadprivate variable beside others: end the declaration and start
        another with the same specifiers (omp_parse.c checked they can be) */

@@ -19,6 +19,8 @@
 typedef struct Sym Sym;
 typedef struct Node Node;
 typedef struct Omp Omp;
+typedef struct HaloSub HaloSub;
+typedef struct HaloRead HaloRead;
 typedef struct Type Type;
 typedef struct Tag Tag;
 
@@ -45,6 +47,7 @@ typedef struct Token {
      barrier of loops made nowait): "{" before its first token, and the
      call and "}" after its last, so it stays one statement wherever it is. */
   int wrap_open;
+  const char *wrap_open_text;   /* after that "{", if set */
   const char *wrap_close;
 } Token;
 
@@ -225,6 +228,12 @@ struct Omp {
   int ext;                       /* has simd/target/teams/distribute/loop words */
   int spin;                      /* flush: in a loop whose body is only flushes */
   int nowait_inferred;           /* for: its barrier is not needed (omp_nowait.c) */
+  /* omp_nowait.c's halo vectors: the arrays whose uses in this loop are
+     of each thread's own copy, __ompdsm_halo_NAME; in the loop that writes
+     them, the loops that read them and how far from their own index. */
+  struct HaloSub { Sym *arr; int written; struct HaloSub *next; } *halo_subs;
+  struct HaloRead { Node *loop; int lo, hi; struct HaloRead *next; } *halo_reads;
+  int halo_writer;
   Span index, value;             /* sema/cond index and sema_init value */
   Span hint;                     /* critical, atomic: hint(expr) */
   /* tasks */

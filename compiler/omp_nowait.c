@@ -51,28 +51,18 @@
 
 static int is(int i, const char *s) { return i >= 0 && i < ntoks && !strcmp(toks[i].text, s); }
 
-/* The analysis of one candidate loop. */
-typedef struct Part { Sym *arr; int dim; int written; int unpart_read; struct Part *next; } Part;
+/* The analysis of one candidate loop. A use of a shared array: in which
+ * of S's omp for loops (-1: outside them), at which subscript position the
+ * loop's variable stands (-1: none), plus what constant. */
+typedef struct Use { Sym *arr; int loop, dim, off, write; struct Use *next; } Use;
 typedef struct Scan {
   Node *par;              /* the enclosing parallel construct, or NULL */
   Node *loops[64];        /* the omp for constructs in S */
   Loop L[64];
   int nloops;
-  Part *parts;
+  Use *uses;
   int ok;
 } Scan;
-
-static Part *part_of(Scan *sc, Sym *a)
-{
-  for (Part *p = sc->parts; p; p = p->next)
-    if (p->arr == a) return p;
-  Part *p = xcalloc(1, sizeof *p);
-  p->arr = a;
-  p->dim = -1;
-  p->next = sc->parts;
-  sc->parts = p;
-  return p;
-}
 
 /* The omp for whose body holds token i (its loop variable partitions), or -1. */
 static int loop_at(Scan *sc, int i)
@@ -161,10 +151,11 @@ static void scan_uses(Scan *sc, int a, int b)
       }
       continue;
     }
-    /* Its subscripts, one per dimension. */
+    /* Its subscripts, one per dimension: the loop's variable may stand in
+       one of them, alone or plus or minus a constant. */
     int rank = 0;
     for (Type *u = ty; u && u->kind == TY_ARRAY; u = u->base) rank++;
-    int j = i + 1, nsub = 0, pdim = -1, mentions = 0;
+    int j = i + 1, nsub = 0, pdim = -1, off = 0, bad = 0;
     int k = loop_at(sc, i);
     Sym *var = k >= 0 ? sc->L[k].var : NULL;
     while (is(j, "[")) {
@@ -175,30 +166,29 @@ static void scan_uses(Scan *sc, int a, int b)
       }
       e--;                       /* the matching ']' */
       if (depth) { sc->ok = 0; return; }
-      if (var) {
-        if (e == j + 2 && toks[j + 1].sym == var) {
-          if (pdim >= 0) mentions = 1;
-          pdim = nsub;
+      int mentions = 0;
+      for (int x = j + 1; x < e; x++)
+        if (var && toks[x].sym == var) mentions = 1;
+      if (mentions) {
+        if (pdim >= 0) bad = 1;
+        pdim = nsub;
+        if (e == j + 2) {
+          off = 0;
+        } else if (e == j + 4 && toks[j + 1].sym == var && (is(j + 2, "+") || is(j + 2, "-")) &&
+                   toks[j + 3].kind == CONSTANT && strspn(toks[j + 3].text, "0123456789") ==
+                   strlen(toks[j + 3].text) && strlen(toks[j + 3].text) < 4) {
+          off = atoi(toks[j + 3].text) * (is(j + 2, "-") ? -1 : 1);
         } else {
-          for (int x = j + 1; x < e; x++)
-            if (toks[x].sym == var) mentions = 1;
+          bad = 1;
         }
       }
       nsub++;
       j = e + 1;
     }
-    if (nsub != rank || mentions || is(j, ".")) { sc->ok = 0; return; }
-    int write = is_assign_op(j) || is(i - 1, "++") || is(i - 1, "--");
-    Part *p = part_of(sc, y);
-    p->written |= write;
-    if (pdim < 0) {
-      p->unpart_read = 1;        /* the same element(s) for every thread */
-    } else if (p->dim < 0) {
-      p->dim = pdim;
-    } else if (p->dim != pdim) {
-      sc->ok = 0;
-      return;
-    }
+    if (nsub != rank || bad || is(j, ".")) { sc->ok = 0; return; }
+    Use *u = xcalloc(1, sizeof *u);
+    *u = (Use){ y, k, pdim, off, is_assign_op(j) || is(i - 1, "++") || is(i - 1, "--"), sc->uses };
+    sc->uses = u;
     i = j - 1;
   }
 }
@@ -257,33 +247,179 @@ static int is_seq_loop(Node *n)
   return n->kind == N_FOR || (n->kind == N_OTHER && (is(n->ft, "while") || is(n->ft, "do")));
 }
 
+static int simple_ascending(const Loop *L)
+{
+  return !L->step_neg && (L->op == 0 || L->op == 1) &&
+         (L->step.ft < 0 || (L->step.ft == L->step.lt && is(L->step.ft, "1")));
+}
+
+/* A 1-D file-scope array of at most 64 Ki elements (its copy goes on each
+   thread's stack). */
+static int small_global_vector(Sym *y)
+{
+  Type *t = y->type;
+  if (y->depth != 0 || !t || t->kind != TY_ARRAY || !t->base || t->base->kind == TY_ARRAY ||
+      t->bound_ft != t->bound_lt || toks[t->bound_ft].kind != CONSTANT)
+    return 0;
+  long n = strtol(toks[t->bound_ft].text, NULL, 0);
+  return n > 0 && n <= 65536;
+}
+
+/* Halo scratch (SP's lhsx: for each (j, k), one omp for fills cv[i] and
+ * rhon[i], the next reads cv[i - 1] and cv[i + 1]): a vector written by
+ * one loop W, at [i] only, and read by S's other loops at [i + c]. Every
+ * thread then runs W itself over the indices its readers need, into a
+ * copy of its own, and writes its own chunk of the shared vector from it
+ * (what follows S sees the values it saw before); the readers read the
+ * copy. W must write nothing else shared and read only what S does not
+ * write, so computing an index twice computes it the same. */
+static int halo_plan(Scan *sc, Node *s, Sym **h, int *nh)
+{
+  *nh = 0;
+  for (Use *u = sc->uses; u; u = u->next) {
+    int seen = 0;
+    for (int x = 0; x < *nh; x++) seen |= h[x] == u->arr;
+    if (seen) continue;
+    int offs = 0;
+    for (Use *v = sc->uses; v; v = v->next)
+      if (v->arr == u->arr && v->off) offs = 1;
+    if (!offs) continue;
+    /* Written once, by one loop, at [i]; every use inside the loops. */
+    int w = -1;
+    for (Use *v = sc->uses; v; v = v->next) {
+      if (v->arr != u->arr) continue;
+      if (v->loop < 0 || v->dim != 0) return 0;
+      if (v->write) {
+        if (v->off || (w >= 0 && w != v->loop)) return 0;
+        w = v->loop;
+      }
+    }
+    if (w < 0 || !small_global_vector(u->arr) || *nh == 16) return 0;
+    for (Use *v = sc->uses; v; v = v->next)
+      if (v->arr == u->arr && v->loop == w && v->off) return 0;
+    h[(*nh)++] = u->arr;
+  }
+  (void)s;
+  return 1;
+}
+
+static int is_halo(Sym **h, int nh, Sym *y)
+{
+  for (int x = 0; x < nh; x++)
+    if (h[x] == y) return 1;
+  return 0;
+}
+
 static int qualifies(Node *s, Node *par)
 {
   Scan sc = { .par = par, .ok = 1 };
   collect(&sc, s->kids);
   if (!sc.ok || !sc.nloops) return 0;
-  for (int k = 1; k < sc.nloops; k++)
-    if (sc.L[k].op != sc.L[0].op || sc.L[k].step_neg != sc.L[0].step_neg ||
-        !same_span(sc.L[k].lb, sc.L[0].lb) || !same_span(sc.L[k].ub, sc.L[0].ub) ||
-        !same_span(sc.L[k].step, sc.L[0].step))
-      return 0;
-  Loop *L = &sc.L[0];
-  if (assigned_in(L->lb.ft, L->lb.lt, s->ft, s->lt) || assigned_in(L->ub.ft, L->ub.lt, s->ft, s->lt) ||
-      (L->step.ft >= 0 && assigned_in(L->step.ft, L->step.lt, s->ft, s->lt)))
-    return 0;
   scan_uses(&sc, s->ft, s->lt);
-  for (Part *p = sc.parts; p && sc.ok; p = p->next)
-    if (p->written && p->unpart_read) sc.ok = 0;
-  while (sc.parts) { Part *p = sc.parts; sc.parts = p->next; free(p); }
-  if (!sc.ok) return 0;
+  Sym *h[16];
+  int nh = 0;
+  if (sc.ok && !halo_plan(&sc, s, h, &nh)) sc.ok = 0;
+  /* The loops that write halo vectors, and only them, may have bounds of
+     their own; every other loop must cut the same chunks. */
+  int writer[64] = { 0 }, first = -1;
+  for (Use *u = sc.uses; u && sc.ok; u = u->next)
+    if (u->write && is_halo(h, nh, u->arr)) writer[u->loop] = 1;
+  for (Use *u = sc.uses; u && sc.ok; u = u->next)
+    if (u->loop >= 0 && writer[u->loop] && !is_halo(h, nh, u->arr)) {
+      /* A writer reads only what S does not write. */
+      for (Use *v = sc.uses; v; v = v->next)
+        if (v->arr == u->arr && v->write) sc.ok = 0;
+    }
+  for (int k = 0; k < sc.nloops && sc.ok; k++) {
+    if (nh && !simple_ascending(&sc.L[k])) sc.ok = 0;
+    if (writer[k]) continue;
+    if (first < 0) { first = k; continue; }
+    Loop *a = &sc.L[k], *b = &sc.L[first];
+    if (a->op != b->op || a->step_neg != b->step_neg || !same_span(a->lb, b->lb) ||
+        !same_span(a->ub, b->ub) || !same_span(a->step, b->step))
+      sc.ok = 0;
+  }
+  for (int k = 0; k < sc.nloops && sc.ok; k++) {
+    Loop *L = &sc.L[k];
+    if (assigned_in(L->lb.ft, L->lb.lt, s->ft, s->lt) || assigned_in(L->ub.ft, L->ub.lt, s->ft, s->lt) ||
+        (L->step.ft >= 0 && assigned_in(L->step.ft, L->step.lt, s->ft, s->lt)))
+      sc.ok = 0;
+  }
+  /* Other shared arrays: written only through the loop variable, at one
+     position; read elsewhere only if never written. */
+  for (Use *u = sc.uses; u && sc.ok; u = u->next) {
+    if (is_halo(h, nh, u->arr)) continue;
+    int written = 0, unpart = 0, dim = -1;
+    for (Use *v = sc.uses; v; v = v->next) {
+      if (v->arr != u->arr) continue;
+      written |= v->write;
+      if (v->dim < 0) { unpart = 1; continue; }
+      if (v->off || (dim >= 0 && dim != v->dim)) sc.ok = 0;
+      dim = v->dim;
+    }
+    if (written && unpart) sc.ok = 0;
+    if (written)
+      for (Use *v = sc.uses; v; v = v->next)
+        if (v->arr == u->arr && v->loop >= 0 && writer[v->loop]) sc.ok = 0;
+  }
+  Use *uses = sc.uses;
   /* Loops that are nowait already gain nothing, and the barrier after S
      would be one more. */
   int dropped = 0;
   for (int k = 0; k < sc.nloops; k++)
     dropped += !sc.loops[k]->omp->nowait;
-  if (!dropped) return 0;
-  for (int k = 0; k < sc.nloops; k++)
-    if (!sc.loops[k]->omp->nowait) sc.loops[k]->omp->nowait_inferred = 1;
+  if (sc.ok && dropped) {
+    for (int k = 0; k < sc.nloops; k++) {
+      Omp *om = sc.loops[k]->omp;
+      if (!om->nowait) om->nowait_inferred = 1;
+      for (int x = 0; x < nh; x++) {
+        HaloSub *hs = xcalloc(1, sizeof *hs);
+        hs->arr = h[x];
+        for (Use *v = uses; v; v = v->next)
+          if (v->arr == h[x] && v->write && v->loop == k) hs->written = 1;
+        hs->next = om->halo_subs;
+        om->halo_subs = hs;
+      }
+      if (!writer[k]) continue;
+      /* The range W must cover for each loop that reads its vectors. */
+      om->halo_writer = 1;
+      for (int r = 0; r < sc.nloops; r++) {
+        if (r == k) continue;
+        int lo = 0, hi = 0, any = 0;
+        for (Use *v = uses; v; v = v->next) {
+          if (v->loop != r || !is_halo(h, nh, v->arr)) continue;
+          int mine = 0;
+          for (Use *w = uses; w; w = w->next)
+            if (w->arr == v->arr && w->write && w->loop == k) mine = 1;
+          if (!mine) continue;
+          if (!any || v->off < lo) lo = v->off;
+          if (!any || v->off > hi) hi = v->off;
+          any = 1;
+        }
+        if (!any) continue;
+        HaloRead *hr = xcalloc(1, sizeof *hr);
+        *hr = (HaloRead){ sc.loops[r], lo, hi, om->halo_reads };
+        om->halo_reads = hr;
+      }
+    }
+  }
+  while (uses) { Use *u = uses; uses = u->next; free(u); }
+  if (!sc.ok || !dropped) return 0;
+  if (nh) {
+    /* Each thread's copies of the vectors, as the shared ones are when S
+       begins (indices the writer does not write keep those values). */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    for (int x = 0; x < nh; x++)
+      fprintf(f, " __typeof__(%s) __ompdsm_halo_%s; __builtin_memcpy(&__ompdsm_halo_%s, &%s, sizeof %s);",
+              h[x]->name, h[x]->name, h[x]->name, h[x]->name, h[x]->name);
+    fclose(f);
+    toks[s->ft].wrap_open_text = buf;
+    note_at(s->ft, "%d vector%s written by one worksharing loop and read by the next at "
+            "neighbouring indices: each thread computes the elements it reads itself", nh,
+            nh > 1 ? "s" : "");
+  }
   return dropped;
 }
 

@@ -132,6 +132,37 @@ void loop_bounds(Out *o, Loop *L, int depth, int id, Ctx *ctx)
   for (int d = 0; d < depth; d++) gen(o, " __ompdsm_cnt%d *= __ompdsm_cnt%d_%d;", id, id, d);
 }
 
+/* The iterations a halo writer runs on this thread (omp_nowait.c): its own
+   static chunk, and around each reading loop's chunk the indices that
+   loop reads (both loops step by 1 upwards). Leaves them in lo/hi, its
+   own chunk in own_lo/own_hi. */
+static void halo_range(Out *o, Omp *om, int id, Ctx *ctx)
+{
+  gen(o, " if (!__ompdsm_static_chunk(__ompdsm_cnt%d, 0, 0, &__ompdsm_lo%d, &__ompdsm_hi%d)) __ompdsm_lo%d = __ompdsm_hi%d = 0;",
+      id, id, id, id, id);
+  gen(o, " __INT64_TYPE__ __ompdsm_own_lo%d = __ompdsm_lo%d, __ompdsm_own_hi%d = __ompdsm_hi%d;", id, id, id, id);
+  for (HaloRead *hr = om->halo_reads; hr; hr = hr->next) {
+    Loop R;
+    int save = nerrors;
+    diag_quiet = 1;
+    int ok = loop_canonical(hr->loop->body, &R);
+    diag_quiet = 0;
+    nerrors = save;
+    if (!ok) continue;    /* cannot happen: omp_nowait.c checked it */
+    int rid = ++uid;
+    gen(o, " {");
+    loop_bounds(o, &R, 1, rid, ctx);
+    gen(o, " __INT64_TYPE__ __ompdsm_rlo, __ompdsm_rhi; if (__ompdsm_static_chunk(__ompdsm_cnt%d, 0, 0, &__ompdsm_rlo, &__ompdsm_rhi)) {"
+        " __INT64_TYPE__ __ompdsm_f = __ompdsm_lb%d_0 + __ompdsm_rlo + (%d) - __ompdsm_lb%d_0,"
+        " __ompdsm_t = __ompdsm_lb%d_0 + __ompdsm_rhi + (%d) - __ompdsm_lb%d_0;"
+        " if (__ompdsm_lo%d >= __ompdsm_hi%d) { __ompdsm_lo%d = __ompdsm_f; __ompdsm_hi%d = __ompdsm_t; }"
+        " else { if (__ompdsm_f < __ompdsm_lo%d) __ompdsm_lo%d = __ompdsm_f; if (__ompdsm_t > __ompdsm_hi%d) __ompdsm_hi%d = __ompdsm_t; } } }",
+        rid, rid, hr->lo, id, rid, hr->hi, id, id, id, id, id, id, id, id, id);
+  }
+  gen(o, " if (__ompdsm_lo%d < 0) __ompdsm_lo%d = 0; if (__ompdsm_hi%d > __ompdsm_cnt%d) __ompdsm_hi%d = __ompdsm_cnt%d;",
+      id, id, id, id, id, id);
+}
+
 void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
   Loop L[8];
@@ -162,7 +193,10 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   int sched = om->sched < 0 ? OMPDSM_SCHED_STATIC : om->sched;
   /* an ordered loop registers with the runtime, which keys the ordered
      sequence by the construct; a static one still computes its chunks locally */
-  if (sched == OMPDSM_SCHED_STATIC && !om->ordered)
+  if (om->halo_writer) {
+    halo_range(o, om, id, ctx);
+    gen(o, " if (__ompdsm_lo%d < __ompdsm_hi%d)", id, id);
+  } else if (sched == OMPDSM_SCHED_STATIC && !om->ordered)
     gen(o, " for (__INT64_TYPE__ __ompdsm_k%d = 0; __ompdsm_static_chunk(__ompdsm_cnt%d, (__INT64_TYPE__)(%s), __ompdsm_k%d, &__ompdsm_lo%d, &__ompdsm_hi%d); __ompdsm_k%d++)",
         id, id, chunk, id, id, id, id);
   else
@@ -179,6 +213,11 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   push(OMP_FOR, NULL);
   snprintf(frames->it, sizeof frames->it, "__ompdsm_it%d", id);
   o->need_mark = 1;
+  for (HaloSub *hs = om->halo_subs; hs; hs = hs->next) {
+    char nm[300];
+    snprintf(nm, sizeof nm, "__ompdsm_halo_%s", hs->arr->name);
+    c = ctx_add(c, hs->arr, nm);
+  }
   Node *body = L[depth - 1].body;
   lower_range(o, body->ft, body->lt, c);
   pop();
@@ -191,6 +230,11 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   char lf[32];
   snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
   privs_close(o, pv, np, lf, om->ends_region);
+  /* A halo writer's own chunk goes to the shared vectors (omp_nowait.c). */
+  for (HaloSub *hs = om->halo_writer ? om->halo_subs : NULL; hs; hs = hs->next)
+    if (hs->written)
+      gen(o, " for (__INT64_TYPE__ __ompdsm_c = __ompdsm_own_lo%d; __ompdsm_c < __ompdsm_own_hi%d; __ompdsm_c++) %s[__ompdsm_lb%d_0 + __ompdsm_c] = __ompdsm_halo_%s[__ompdsm_lb%d_0 + __ompdsm_c];",
+          id, id, hs->arr->name, id, hs->arr->name, id);
   gen(o, " __ompdsm_loop_end(%d); }", om->nowait || om->nowait_inferred);
   o->need_mark = 1;
   dsenv = env;

@@ -12,6 +12,7 @@
 #define M 24
 
 static double a[3][N][M], b[N][M], scratch[M], total, rsum;
+static double cv[M], rhon[M];
 static int grid[2] = { N, M };
 
 static double sum_all(void)
@@ -69,6 +70,43 @@ static void halo(void)
 #pragma omp for
     for (j = 0; j < M; j++)
       b[i][j] = scratch[j > 0 ? j - 1 : 0] + scratch[j < M - 1 ? j + 1 : M - 1];
+  }
+}
+
+/* SP's lhsx: one loop fills scratch vectors, the next reads them at
+ * neighbouring indices. Each thread computes the elements it needs itself,
+ * so the barriers go, and the shared vectors still end as they would. */
+static void halo_scratch(void)
+{
+  int i, j;
+  double ru;
+  for (i = 1; i < N - 1; i++) {         /* NOWAIT: yes */
+#pragma omp for
+    for (j = 0; j < grid[1]; j++) {
+      ru = a[1][i][j] * 0.5;
+      cv[j] = a[0][i][j];
+      rhon[j] = ru > 0.55 ? ru : 0.55;
+    }
+#pragma omp for
+    for (j = 1; j < grid[1] - 1; j++)
+      b[i][j] = cv[j - 1] * 0.25 + rhon[j] + 0.125 * cv[j + 1] - rhon[j + 1] * 0.01;
+  }
+}
+
+/* The same, but the filling loop also writes a shared row: computing it
+ * again for a neighbour's indices would write the neighbour's elements. */
+static void halo_writer_writes(void)
+{
+  int i, j;
+  for (i = 1; i < N - 1; i++) {         /* NOWAIT: no */
+#pragma omp for
+    for (j = 0; j < M; j++) {
+      cv[j] = b[i][j] + 1.0;
+      a[2][i][j] = cv[j] * 0.5;
+    }
+#pragma omp for
+    for (j = 1; j < M - 1; j++)
+      b[i][j] = cv[j - 1] - cv[j + 1];
   }
 }
 
@@ -133,12 +171,17 @@ int main(void)
       sweep();
       nested();
       halo();
+      halo_scratch();
+      halo_writer_writes();
       moving_bounds();
       shared_scalar();
       reduction();
       through_pointer(a[2]);
     }
   }
-  printf("%.10e %.10e %.10e\n", sum_all(), total, rsum);
+  double v = 0;
+  for (int j = 0; j < M; j++)
+    v += cv[j] * (j + 1) + rhon[j];
+  printf("%.10e %.10e %.10e %.10e\n", sum_all(), total, rsum, v);
   return 0;
 }
