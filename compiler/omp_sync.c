@@ -28,6 +28,30 @@ static void check_hint(Out *o, Omp *om, Ctx *ctx)
   o->need_mark = 1;
 }
 
+/* An atomic update written `x op= expr;` (op a compound assignment at the
+   top level of the statement): the token of op, and expr's span. */
+static int atomic_update_rhs(Node *body, int *op, int *rft, int *rlt)
+{
+  static const char *ops[] = { "+=", "-=", "*=", "/=", "&=", "|=", "^=", "<<=", ">>=", NULL };
+  if (!body || body->ft >= body->lt || strcmp(toks[body->lt].text, ";")) return 0;
+  int depth = 0;
+  for (int i = body->ft; i < body->lt; i++) {
+    const char *t = toks[i].text;
+    if (!strcmp(t, "(") || !strcmp(t, "[") || !strcmp(t, "{")) depth++;
+    else if (!strcmp(t, ")") || !strcmp(t, "]") || !strcmp(t, "}")) depth--;
+    else if (!depth)
+      for (int k = 0; ops[k]; k++)
+        if (!strcmp(t, ops[k])) {
+          if (i == body->ft || i + 1 >= body->lt) return 0;
+          *op = i;
+          *rft = i + 1;
+          *rlt = body->lt - 1;
+          return 1;
+        }
+  }
+  return 0;
+}
+
 void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
   char *t1, *t2;
@@ -46,9 +70,29 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     o->need_mark = 1;
     return;
   }
-  case OMP_ATOMIC:
+  case OMP_ATOMIC: {
+    int op, rft, rlt;
     gen(o, " {");
     check_hint(o, om, ctx);
+    if (atomic_update_rhs(n->body, &op, &rft, &rlt)) {
+      /* The expression is evaluated before the update is made atomic (it
+         is not part of it): it may call a function that does an atomic
+         update itself, and the runtime's atomic lock is not recursive. */
+      int id = uid++;
+      gen(o, " __typeof__((");
+      lower_range(o, rft, rlt, ctx);
+      gen(o, ")) __ompdsm_rhs%d = (", id);
+      lower_range(o, rft, rlt, ctx);
+      gen(o, "); __ompdsm_atomic_start(); {");
+      push(OMP_ATOMIC, NULL);
+      o->need_mark = 1;
+      lower_range(o, n->body->ft, op, ctx);
+      gen(o, " __ompdsm_rhs%d; ", id);
+      pop();
+      gen(o, " } __ompdsm_atomic_end(); }");
+      o->need_mark = 1;
+      return;
+    }
     gen(o, " __ompdsm_atomic_start(); {");
     push(OMP_ATOMIC, NULL);
     o->need_mark = 1;
@@ -57,6 +101,7 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " } __ompdsm_atomic_end(); }");
     o->need_mark = 1;
     return;
+  }
   case OMP_ORDERED: {
     const char *it = NULL;
     for (Frame *f = frames; f && f->kind != OMP_PARALLEL; f = f->up)
