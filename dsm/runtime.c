@@ -154,8 +154,15 @@ static void keep_freed_memory(void)
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
+/* Handlers must not run on the master's stack, which is shared memory. */
+static int private_stack(const void *addr)
+{
+  return !dsm__is_shared(addr);
+}
+
 void dsm__runtime_init(void)
 {
+  dsm__tp_stack_guard = private_stack;
   dsm__verbose = (int)dsm__env_long("DSM_DEBUG", 0, 0, 9);
   const char *r = getenv("DSM_RANK"), *s = getenv("DSM_SIZE");
   if (r && s) {

@@ -55,6 +55,7 @@ void dsm__tp_handle(unsigned type, dsm__handler_t fn)
 }
 
 void (*dsm__tp_first_use)(void);
+int (*dsm__tp_stack_guard)(const void *addr);
 void (*dsm__tp_msg_hook)(int dir, int kind, unsigned type, unsigned peer, unsigned origin,
                          uint64_t rid, size_t len, int on_svc);
 

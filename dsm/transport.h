@@ -151,6 +151,12 @@ void     dsm__tp_send_lazy(unsigned dst, unsigned type, const void *data, size_t
  * wait, so they do not call it. */
 extern void (*dsm__tp_first_use)(void);
 
+/* When set: may a thread whose stack is at addr run handlers while it waits
+ * (0: no, it runs on the master's stack in shared memory, where a handler's
+ * frames would be shared too; runtime.c sets it). Unset: yes (a transport
+ * linked alone, as tests/transport does). */
+extern int (*dsm__tp_stack_guard)(const void *addr);
+
 /* Called, when set, for every message this process sends (dir 1: a
  * request or one-way as it leaves, a reply as it is given, a request as
  * it is forwarded) or takes in (dir 0: a request or one-way as its handler

@@ -54,13 +54,9 @@ struct dsm__udp dsm__udp = {
   .window_bytes = WINDOW_BYTES,
 };
 
-/* region.c's test for the master's shared stack (runtime.c): handlers must
- * not run there. Weak, because tests/transport links the transport alone. */
-extern int dsm__is_shared(const void *addr) __attribute__((weak));
-
 static int may_run_handlers_here(void)
 {
-  return !dsm__is_shared || !dsm__is_shared(__builtin_frame_address(0));
+  return !dsm__tp_stack_guard || dsm__tp_stack_guard(__builtin_frame_address(0));
 }
 
 static void arm_timer(uint64_t deadline)

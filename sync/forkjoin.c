@@ -277,9 +277,16 @@ void *dsm__shared_stack_new(void)
   return st + sz;
 }
 
+static int shared_stacks;
+
+void dsm__fork_shared_stacks(int on)
+{
+  shared_stacks = on;
+}
+
 static void run_region_body(void (*fn)(void *), void *arg)
 {
-  if (dsm__tasks_on()) {
+  if (shared_stacks) {
     if (!task_stack_top)
       task_stack_top = dsm__shared_stack_new();
     dsm__call_on_stack(fn, arg, task_stack_top);

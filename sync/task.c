@@ -1103,4 +1103,5 @@ void dsm__task_init(void)
   mg_spawned = dsm__xcalloc(n, sizeof *mg_spawned);
   mg_finished = dsm__xcalloc(n, sizeof *mg_finished);
   dsm__tp_handle(DSM__MSG_TASK, on_task);
+  dsm__fork_shared_stacks(dsm__tasks_on());
 }
