@@ -454,6 +454,11 @@ void dsm_join(void)
   dsm__team = dsm__nprocs;
 }
 
+int dsm__forkjoin_in_region(void)
+{
+  return in_region;
+}
+
 void dsm__forkjoin_release_slaves(int status)
 {
   if (dsm__nprocs == 1)

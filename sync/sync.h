@@ -28,6 +28,9 @@ void dsm__sema_init(void);
 
 /* forkjoin.c */
 void dsm__forkjoin_release_slaves(int status);
+/* Is a parallel region running (the master between fork and join, a slave
+ * running a region's body)? */
+int dsm__forkjoin_in_region(void);
 /* dsm_fork with a team of the first `team` processes (ompdsmcc's num_threads). */
 void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
 /* Write the bytes dsm_distribute pushed here; at every acquire that ends a

@@ -9,6 +9,8 @@
  *   DSM_TIMEOUT, DSM_TRANSPORT, DSM_STATS   from the options
  *   DSM_THREADS          application threads per process (--threads)
  *   DSM_LIFELINE         the descriptor of the lifeline (dsmrun_spawn.c)
+ *   DSM_REPORT_FD        the same descriptor, when the rank may write its
+ *                        records to dsmrun on it (dsmrun_life.c)
  *   DSM_MASTER_FD        rank 0 started here: the descriptor of the UDP
  *                        socket dsmrun bound to the master's port
  *
@@ -44,7 +46,7 @@ static int is_job_var(const char *e, const dsmrun_opts_t *o)
   static const char *const ours[] = {
     "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
     "DSM_TRANSPORT=", "DSM_LIFELINE=", "DSM_LOCAL_RANK=", "DSM_LOCAL_SIZE=",
-    "DSM_HOST_INDEX=", "DSM_CPU_BIND=", "DSM_MASTER_FD=",
+    "DSM_HOST_INDEX=", "DSM_CPU_BIND=", "DSM_MASTER_FD=", "DSM_REPORT_FD=",
   };
   for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
     if (strncmp(e, ours[i], strlen(ours[i])) == 0)
@@ -77,6 +79,8 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmru
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_PROFILE=%s", j->o.profile));
   if (lifeline >= 0)
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_LIFELINE=%d", lifeline));
+  if (lifeline >= 0 && j->r[rank].reports)
+    dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_REPORT_FD=%d", lifeline));
   if (master_fd >= 0)
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_MASTER_FD=%d", master_fd));
   return v;

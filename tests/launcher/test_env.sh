@@ -26,9 +26,12 @@ check "no complaints on stderr" [ ! -s "$T/err" ]
 check "a second job gets another key" [ "$(cat "$T/key2")" != "$(awk 'NR == 1 {print $5}' "$T/out")" ]
 
 # 2. The lifeline fd is really open in the rank (test_lifeline.sh checks
-# that it closes when dsmrun dies).
-run_dsmrun "$T/out" "$T/err" -n 2 sh -c 'readlink /proc/self/fd/$DSM_LIFELINE'
-check "lifeline is an inherited pipe" [ "$(grep -c '^pipe:' "$T/out")" -eq 2 ]
+# that it closes when dsmrun dies). A rank started here may report back on
+# it (dsmrun_life.c): it is a socket, and DSM_REPORT_FD names it.
+run_dsmrun "$T/out" "$T/err" -n 2 sh -c \
+  'echo "$(readlink /proc/self/fd/$DSM_LIFELINE) report=$DSM_REPORT_FD life=$DSM_LIFELINE"'
+check "lifeline is an inherited socket" [ "$(grep -c '^socket:' "$T/out")" -eq 2 ]
+check "DSM_REPORT_FD is the lifeline" [ "$(grep -Ec 'report=([0-9]+) life=\1$' "$T/out")" -eq 2 ]
 
 # 2b. dsmrun holds the master's port from the moment it picks it: rank 0
 # inherits the bound UDP socket as DSM_MASTER_FD (libdsm adopts it; had it
