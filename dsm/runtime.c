@@ -185,6 +185,7 @@ void dsm__runtime_init(void)
   dsm__lrc_init();
   dsm__alloc_init();
   dsm__fault_init();
+  dsm__crash_init(!dsm__protect);   /* libsigsegv has SIGSEGV when protecting */
   dsm__home_init();
   dsm__diff_send_init();
   dsm__pushed_init();
