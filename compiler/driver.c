@@ -271,10 +271,6 @@ int main(int argc, char **argv)
     push_arg(&c, "-I");
     push_arg(&c, inc_dir);
     for (int i = 0; i < comp.n; i++) push_arg(&c, comp.v[i]);
-    push_arg(&c, "-Wno-unused-variable");
-    push_arg(&c, "-Wno-unused-but-set-variable");
-    push_arg(&c, "-Wno-unused-label");
-    push_arg(&c, "-Wno-unused-value");
     push_arg(&c, cfile);
     push_arg(&c, "-o");
     if (do_S) push_arg(&c, output ? output : replace_ext(src, ".s", 1));

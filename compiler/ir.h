@@ -244,7 +244,11 @@ extern Node *unit_last;
 int  parse_file(FILE *in);        /* returns 0 on success */
 
 /* ---- lower_context.c: output buffers, substitution contexts, the construct stack ---- */
-typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark; } Out;
+/* Where printed C goes. col: the column the next character lands in when
+ * only the user's tokens were printed since the line began (0: unknown),
+ * tok_end the stream's position after the last of them, and last its
+ * last character (emit.c). */
+typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark, col, last; long tok_end; } Out;
 typedef struct Ctx { Sym *sym; char *repl; struct Ctx *up; } Ctx;
 typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up; } Frame;
 extern Frame *frames;             /* lexically enclosing constructs being lowered */

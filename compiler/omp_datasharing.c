@@ -69,9 +69,11 @@ int privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max)
   for (int i = 0; i < n; i++) {
     VarClause *v = pv[i].v;
     const char *nm = v->sym->name;
-    gen(o, " __typeof__(*%s) %s;", pv[i].ptr, nm);
+    /* unused: the body may not use its copy (issue 56); (void *): the
+     * copy of a const is written once, here */
+    gen(o, " __typeof__(*%s) %s __attribute__((unused));", pv[i].ptr, nm);
     if (v->kind == DS_FIRSTPRIVATE || v->kind == DS_FIRSTLAST)
-      gen(o, " __builtin_memcpy(&%s, %s, sizeof %s);", nm, pv[i].ptr, nm);
+      gen(o, " __builtin_memcpy((void *)&%s, %s, sizeof %s);", nm, pv[i].ptr, nm);
     if (v->kind == DS_REDUCTION)
       gen(o, " %s = %s;", nm, red_identity(v->op, pv[i].ptr, nm));
     *ctx = ctx_add(*ctx, v->sym, nm);
