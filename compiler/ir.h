@@ -184,17 +184,19 @@ enum { OMP_PARALLEL, OMP_FOR, OMP_PARALLEL_FOR, OMP_SECTIONS, OMP_PARALLEL_SECTI
        OMP_MASTER_TASKLOOP, OMP_PARALLEL_MASTER_TASKLOOP, OMP_PARALLEL_MASTER };
 
 enum { DS_SHARED, DS_PRIVATE, DS_FIRSTPRIVATE, DS_LASTPRIVATE, DS_REDUCTION,
-       DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST };
+       DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST, DS_LINEAR };
+
+typedef struct Span { int ft, lt; } Span;
 
 typedef struct VarClause {
   Sym *sym;
   int kind;          /* DS_* */
   int op;            /* OMPDSM_RED_* for reductions */
   int tok;           /* where it was named */
+  Span step;         /* DS_LINEAR: the step (empty: 1) */
   struct VarClause *next;
 } VarClause;
 
-typedef struct Span { int ft, lt; } Span;
 
 /* A depend clause's list item: kind is OMPDSM_DEP_*; item is the whole
    locator; for an array section base[lo:len], sect is set and base, lo,
@@ -213,6 +215,8 @@ struct Omp {
   Span num_threads, if_expr, chunk;
   int sched;                     /* OMPDSM_SCHED_*, -1 unset */
   int collapse, ordered, nowait;
+  int sched_nonmonotonic;        /* schedule(nonmonotonic: ...): a hint */
+  int order_concurrent;          /* order(concurrent): any order will do, as here */
   int ends_region;               /* the worksharing half of a combined construct: its
                                     end is the region's join, which carries reductions */
   char *name;                    /* critical name; sema/cond name */
@@ -273,7 +277,11 @@ char *span_text(int a, int b, Ctx *ctx);
 void emit_unit(FILE *out);
 
 /* ---- omp_datasharing.c ---- */
-typedef struct Priv { VarClause *v; char ptr[48]; } Priv;
+/* A variable a worksharing construct privatizes: ptr names a pointer to
+   the original; a linear one also has its value at the construct (base)
+   and its step, evaluated once (omp_worksharing.c adds base + it * step
+   at each iteration). */
+typedef struct Priv { VarClause *v; char ptr[48], base[48], step[48]; } Priv;
 char *captured_decl(Sym *s, const char *name, char **dims);
 const char *red_identity(int op, const char *orig_ptr, const char *name);
 int  privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max);

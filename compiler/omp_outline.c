@@ -315,7 +315,8 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
     for (VarClause *v = om->vars; v; v = v->next) {
       VarClause *c = xcalloc(1, sizeof *c);
       *c = *v; c->next = NULL;
-      int to_inner = v->kind == DS_PRIVATE || v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST || v->kind == DS_REDUCTION;
+      int to_inner = v->kind == DS_PRIVATE || v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST ||
+                     v->kind == DS_REDUCTION || v->kind == DS_LINEAR;
       if (to_inner) { *pi = c; pi = &c->next; } else { *pp = c; pp = &c->next; }
     }
   } else {
