@@ -52,6 +52,7 @@ void dsmrun_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "SIGTERM"; the buffer is static. */
 const char *dsmrun_signame(int sig);
 void *dsmrun_xmalloc(size_t n);
+void *dsmrun_xrealloc(void *p, size_t n);
 char *dsmrun_xstrdup(const char *s);
 char *dsmrun_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -71,6 +72,8 @@ typedef struct dsmrun_opts {
   const char *bind_to; /* --bind-to: "core" or "none"; NULL = libdsm's default (core) */
   unsigned threads;   /* --threads: DSM_THREADS for every rank; 0 = not given */
   char *profile;      /* --profile FILE, made absolute: DSM_PROFILE for every rank */
+  char **exports;     /* -x: "VAR=VALUE" for every rank, NULL-terminated (or NULL) */
+  unsigned nexports;
   char **prog;        /* prog and its arguments, NULL-terminated */
 } dsmrun_opts_t;
 

@@ -20,7 +20,8 @@
  * the option that sets it was given, and passes through otherwise. Ranks
  * started through ssh get a fresh environment from sshd, so the library's
  * and OpenMP's settings (DSM_DEBUG, DSM_STATS=json:..., DSM_THREADS, OMP_*)
- * are carried over explicitly.
+ * are carried over explicitly, with what mpirun's -x names (-x VAR, -x
+ * VAR=VALUE), which ranks started here get too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -86,17 +87,28 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmru
   return v;
 }
 
-/* dsmrun's environment minus stale job variables; with settings_only, just
- * the DSM_* and OMP_* among them. */
+/* Is e ("NAME=...") a variable that -x sets? */
+static int is_exported(const char *e, const dsmrun_opts_t *o)
+{
+  size_t n = strcspn(e, "=");
+  for (unsigned i = 0; i < o->nexports; i++)
+    if (strncmp(o->exports[i], e, n) == 0 && o->exports[i][n] == '=')
+      return 1;
+  return 0;
+}
+
+/* dsmrun's environment minus stale job variables, then what -x says;
+ * with settings_only, just the DSM_* and OMP_* among them and the -x ones. */
 static dsmrun_strv_t inherited(const dsmrun_opts_t *o, int settings_only)
 {
   dsmrun_strv_t env = { 0 };
   for (char **e = environ; *e; e++) {
-    if (is_job_var(*e, o))
+    if (is_job_var(*e, o) || is_exported(*e, o))
       continue;
     if (!settings_only || strncmp(*e, "DSM_", 4) == 0 || strncmp(*e, "OMP_", 4) == 0)
       dsmrun_strv_push(&env, *e);
   }
+  dsmrun_strv_extend(&env, o->exports);
   return env;
 }
 

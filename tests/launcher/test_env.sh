@@ -86,6 +86,16 @@ check "--tag-output tags stdout lines" \
   [ "$(grep -Ec '^\[([0-2])\] (out|partial) \1$' "$T/out")" -eq 6 ]
 check "--tag-output tags stderr lines" [ "$(grep -Ec '^\[([0-2])\] err \1$' "$T/err")" -eq 3 ]
 
+# 6b. mpirun's spellings (issue 56): -np N, and -x VAR / -x VAR=VALUE,
+# which also replaces an inherited value.
+run_dsmrun "$T/out" "$T/err" -np 3 sh -c 'echo "rank $DSM_RANK of $DSM_SIZE"'
+check "-np 3 starts 3 ranks ($(head -c 200 "$T/err"))" \
+  [ "$RC" -eq 0 -a "$(grep -c ' of 3$' "$T/out")" -eq 3 ]
+DSMRUN_X_KEEP=kept DSMRUN_X_OVER=old run_dsmrun "$T/out" "$T/err" -np 2 -x DSMRUN_X_KEEP \
+  -x DSMRUN_X_OVER=new -x DSMRUN_X_NEW=fresh sh -c 'echo "$DSMRUN_X_KEEP $DSMRUN_X_OVER $DSMRUN_X_NEW"; env | grep -c "^DSMRUN_X_OVER="'
+check "-x: values given, passed on, replaced once" \
+  [ "$(sort -u "$T/out" | tr '\n' ' ')" = "1 kept new fresh " ]
+
 # 7. A program that does not exist on the node: exec fails in the child.
 run_dsmrun "$T/out" "$T/err" -n 2 sh -c 'exec /nonexistent/prog-$DSM_RANK'
 check "exec failure makes the job fail" [ "$RC" -ne 0 ]
