@@ -133,7 +133,13 @@ static int symbolize(const char *file, uintptr_t pc, char *out, size_t cap)
   while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
     len--;
   out[len] = 0;
-  /* "?? ??:0": addr2line knows nothing of it. */
+  /* "?? ??:0": addr2line knows nothing of it. Without -g it knows the
+   * function but not the line: "f at file:?" says only "f". */
+  if (len > 2 && !strcmp(out + len - 2, ":?")) {
+    char *at = strstr(out, " at ");
+    if (at)
+      *at = 0;
+  }
   return len && strncmp(out, "??", 2) != 0;
 }
 
@@ -271,6 +277,14 @@ static void keep_out_of_cores(void)
 void dsm__crash_init(int segv_too)
 {
   keep_out_of_cores();
+  /* The report of a stack overflow needs a stack of its own; fault.c gave
+   * the main thread one when the DSM protects pages, else it is here. */
+  stack_t cur;
+  if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+    static char altstack[128 * 1024] __attribute__((aligned(16)));
+    stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack, .ss_flags = 0 };
+    (void)sigaltstack(&ss, NULL);
+  }
   find_addr2line();
   void *warm[2];
   (void)backtrace(warm, 2);   /* loads the unwinder now, not in a handler */

@@ -22,7 +22,14 @@ extern int      dsm__peers_known; /* the transport knows every peer address */
  * the gate whatever the depth and returns the depth for take. */
 #define DSM__MAX_THREADS 256
 extern unsigned dsm__threads;
-void dsm__threads_init(void);
+/* alone: started without a launcher (a job of one), OpenMP's default of a
+ * thread per CPU applies; else one a process. */
+void dsm__threads_init(int alone);
+/* The stack of a thread or a region body the OpenMP runtime runs: the DSM_
+ * variable name (MiB) if set, else OMP_STACKSIZE, else dflt_mb; with
+ * at_least_dflt, never below dflt_mb (region stacks carry the master's
+ * region bodies too, which gcc runs on the initial thread's own stack). */
+size_t dsm__omp_stack_size(const char *name, long dflt_mb, int at_least_dflt);
 void dsm__gate_enter(void);
 void dsm__gate_leave(void);
 unsigned dsm__gate_drop(void);

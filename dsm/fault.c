@@ -194,8 +194,8 @@ static int on_fault(void *addr, int serious)
  * stack in shared memory. */
 void dsm__fault_thread_init(void)
 {
-  if (!dsm__protect)
-    return;
+  /* Also without protection (a job of one): the crash report of a stack
+   * overflow (crash.c) runs on it, or the thread dies unreported. */
   size_t sz = 256 * 1024;
   void *st = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (st == MAP_FAILED)

@@ -158,6 +158,7 @@ void dsm__runtime_init(void)
 {
   dsm__verbose = (int)dsm__env_long("DSM_DEBUG", 0, 0, 9);
   const char *r = getenv("DSM_RANK"), *s = getenv("DSM_SIZE");
+  int alone = 0;
   if (r && s) {
     dsm__rank = (unsigned)dsm__env_long("DSM_RANK", 0, 0, DSM__MAX_PROCS - 1);
     dsm__nprocs = (unsigned)dsm__env_long("DSM_SIZE", 1, 1, DSM__MAX_PROCS);
@@ -169,8 +170,9 @@ void dsm__runtime_init(void)
      * the size through PMIx (boot_pmix.h). */
     dsm__rank = 0;
     dsm__nprocs = 1;
+    alone = 1;
   }
-  dsm__threads_init();
+  dsm__threads_init(alone);
   dsm__prot_app_thread();
   dsm__bind_cpu();
   keep_freed_memory();
