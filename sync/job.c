@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "dsm_internal.h"
@@ -115,6 +116,29 @@ static void run_main(void *arg)
   c->rc = c->fn(c->argc, c->argv);
 }
 
+/* The program's arguments, copied where every process can read them: the
+ * kernel puts argv's strings on the master's own stack, so a pointer to
+ * one (a file name taken from argv and read in a region) meant nothing to
+ * the other processes, where gcc's threads all see it (issue 56). */
+static char **shared_argv(int argc, char **argv)
+{
+  size_t bytes = ((size_t)argc + 1) * sizeof(char *);
+  for (int i = 0; i < argc; i++)
+    bytes += strlen(argv[i]) + 1;
+  char **v = dsm_malloc(bytes);
+  if (!v)
+    return argv;
+  char *at = (char *)(v + argc + 1);
+  for (int i = 0; i < argc; i++) {
+    size_t n = strlen(argv[i]) + 1;
+    memcpy(at, argv[i], n);
+    v[i] = at;
+    at += n;
+  }
+  v[argc] = NULL;
+  return v;
+}
+
 void dsm_main(int (*main_fn)(int, char **), int argc, char **argv)
 {
   dsm_startup(argc, argv);
@@ -126,6 +150,8 @@ void dsm_main(int (*main_fn)(int, char **), int argc, char **argv)
     (void)dsm_serve_forks();
     dsm_exit(0);
   }
+  if (dsm__nprocs > 1)
+    argv = shared_argv(argc, argv);
   struct main_call c = { main_fn, argc, argv, 0 };
   /* The master's stack: the top of the shared stack segment, 16-byte aligned. */
   void *top = (void *)(dsm__stack_base + dsm__stack_size - 64);

@@ -7,6 +7,8 @@
  *                             and the threads of a region)
  *        omp_env deep MIB     the last thread of a region recurses through
  *                             MIB MiB of stack; prints "deep ok"
+ *        omp_env argv WORD    the last thread of a region prints WORD, through
+ *                             a pointer into argv (the master's, with gcc)
  */
 #include <omp.h>
 #include <stdio.h>
@@ -29,6 +31,15 @@ static long dig(long n)
 
 int main(int argc, char **argv)
 {
+  if (argc > 2 && !strcmp(argv[1], "argv")) {
+    const char *word = argv[2];
+#pragma omp parallel
+    {
+      if (omp_get_thread_num() == omp_get_num_threads() - 1)
+        printf("thread %d: %s\n", omp_get_thread_num(), word);
+    }
+    return 0;
+  }
   mode_deep = argc > 1 && !strcmp(argv[1], "deep");
   deep_mib = argc > 2 ? atol(argv[2]) : 0;
   if (!mode_deep) {

@@ -47,6 +47,10 @@ check "-n 2 --threads 2, OMP_STACKSIZE=64M: a thread of rank 1 ($(head -c 200 "$
 run_dsmrun "$T/out" "$T/err" -n 2 --max-time 60 -x OMP_STACKSIZE=128M "$T/oe" deep 100
 check "-n 2, OMP_STACKSIZE=128M: rank 1's region body, 100 MiB deep ($(head -c 200 "$T/err"))" \
   grep -qx 'deep ok' "$T/out"
+# 4. argv's strings, read in a region by another process's thread.
+run_dsmrun "$T/out" "$T/err" -n 2 --max-time 60 "$T/oe" argv hello-from-argv
+check "argv read by rank 1's thread ($(head -c 200 "$T/err"))" grep -qx 'thread 1: hello-from-argv' "$T/out"
+
 run_timed "$T/out" "$T/err" env OMP_STACKSIZE=12Q "$T/oe" threads
 check "OMP_STACKSIZE=12Q: an error naming it (status $RC)" \
   eval '[ "$RC" -ne 0 ] && grep -q "OMP_STACKSIZE=.12Q. is not a stack size" "$T/err"'
