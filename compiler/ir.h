@@ -258,6 +258,12 @@ typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up
 extern Frame *frames;             /* lexically enclosing constructs being lowered */
 extern int uid;                   /* numbers generated names */
 extern Out *prelude;              /* outlined functions of the current function */
+extern Node *cur_function;        /* the function being lowered */
+/* Once per site, the call text of a name for the sharing profiler:
+   "{ static int flag; if (!flag) { flag = 1; call; } }" (omp_outline.c). */
+void gen_once(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as a C string literal's contents (quotes and backslashes escaped). */
+char *c_escape(const char *s);
 Out *out_mem(void);
 char *out_take(Out *o);
 void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -167,6 +167,18 @@ void caps_pack(Out *o, Cap *caps, int id, Ctx *ctx)
     if ((c->kind == DS_PRIVATE || c->kind == DS_LASTPRIVATE || c->kind == DS_REDUCTION) &&
         s->depth > 0 && !s->is_extern)
       gen(o, " (void)sizeof(%s);", x);
+    /* A local the region reaches by address lives on the master's shared
+     * stack: the sharing profiler can name its pages only if told (dsmprof
+     * said "master stack page at 0x...", issue 56). */
+    if (c->by_ref && s->depth > 0 && !s->is_extern && !s->is_static && s->ident >= 0) {
+      Token *d = &toks[s->ident];
+      const char *file = strrchr(files[d->file], '/') ? strrchr(files[d->file], '/') + 1 : files[d->file];
+      char *f = c_escape(file);
+      const char *fn = cur_function && cur_function->fsym ? cur_function->fsym->name : "a function";
+      gen_once(o, "__ompdsm_name_local(&(%s), sizeof(%s), \"%s, a local of %s (%s:%d)\")",
+               x, x, s->name, fn, f, d->line);
+      free(f);
+    }
     if (c->by_ref)
       gen(o, " __ompdsm_a%d.%s = (void *)&(%s);", id, s->name, x);
     if ((c->kind == DS_FIRSTPRIVATE && !c->by_ref) || c->kind == DS_COPYIN || c->kind == DS_FIRSTLAST)

@@ -26,6 +26,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
+#include "profile.h"
 #include "runtime.h"
 #include "transport.h"
 
@@ -201,11 +202,13 @@ void dsm__runtime_start(void)
     dsm__tp_init(dsm__rank, dsm__nprocs);
     dsm__os_start();
   }
+  dsm__prof_job_started();
   dsm__started = 1;
 }
 
 void dsm__runtime_exit(void)
 {
+  dsm__prof_job_ending();
   dsm__stats_report();
   if (dsm__nprocs > 1)
     dsm__tp_shutdown();

@@ -125,7 +125,7 @@ static char **shared_argv(int argc, char **argv)
   size_t bytes = ((size_t)argc + 1) * sizeof(char *);
   for (int i = 0; i < argc; i++)
     bytes += strlen(argv[i]) + 1;
-  char **v = dsm_malloc(bytes);
+  char **v = dsm__malloc_from(bytes, "main's arguments (argv)", NULL);
   if (!v)
     return argv;
   char *at = (char *)(v + argc + 1);
