@@ -220,7 +220,7 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_barrier(void);\n"
     "void __ompdsm_critical_start(const char *);\n"
     "void __ompdsm_name_critical(const char *, const char *);\n"
-    "void __ompdsm_name_local(const void *, __SIZE_TYPE__, const char *);\n"
+    "void __ompdsm_name_local(void *, __SIZE_TYPE__, const char *);\n"
     "void __ompdsm_critical_end(const char *);\n"
     "void __ompdsm_atomic_start(void);\n"
     "void __ompdsm_atomic_end(void);\n"

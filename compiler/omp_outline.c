@@ -175,7 +175,7 @@ void caps_pack(Out *o, Cap *caps, int id, Ctx *ctx)
       const char *file = strrchr(files[d->file], '/') ? strrchr(files[d->file], '/') + 1 : files[d->file];
       char *f = c_escape(file);
       const char *fn = cur_function && cur_function->fsym ? cur_function->fsym->name : "a function";
-      gen_once(o, "__ompdsm_name_local(&(%s), sizeof(%s), \"%s, a local of %s (%s:%d)\")",
+      gen_once(o, "__ompdsm_name_local((void *)&(%s), sizeof(%s), \"%s, a local of %s (%s:%d)\")",
                x, x, s->name, fn, f, d->line);
       free(f);
     }

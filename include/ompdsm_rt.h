@@ -79,9 +79,10 @@ void __ompdsm_critical_start(const char *name);
 /* Names for the sharing profiler (dsmprof), each called once per site and
  * process, doing nothing unless the job is profiled (sync/omp_names.c): a
  * critical section's site, and a local that a region reaches by address
- * (text: "x, a local of main (prog.c:12)"). */
+ * (text: "x, a local of main (prog.c:12)"; addr is not const: to cc, a
+ * const pointer to an uninitialized variable is a read of it). */
 void __ompdsm_name_critical(const char *name, const char *site);
-void __ompdsm_name_local(const void *addr, size_t size, const char *text);
+void __ompdsm_name_local(void *addr, size_t size, const char *text);
 void __ompdsm_critical_end(const char *name);
 void __ompdsm_atomic_start(void);
 void __ompdsm_atomic_end(void);

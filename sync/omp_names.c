@@ -19,7 +19,7 @@
 #include "profile.h"
 #include "region.h"
 
-void __ompdsm_name_local(const void *addr, size_t size, const char *text)
+void __ompdsm_name_local(void *addr, size_t size, const char *text)
 {
   /* Only the master's shared stack needs it; a local elsewhere (a slave's
    * region stack) is private and moves nowhere. */

@@ -51,8 +51,10 @@ static const char usage_text[] =
   "\n"
   "Ranks fill each host's slots in order, then go round-robin over the hosts.\n"
   "Without --host and --hostfile every rank runs on this machine.\n"
-  "Exit status: 0 when every rank exits 0; the status of the failing rank (or\n"
-  "128+signal) when one fails; 124 when --max-time expires; 2 for bad usage.\n";
+  "Exit status: the program's, as on one machine: 0 when it succeeds, the\n"
+  "status of the rank that failed first (or 128+signal) when one fails. A\n"
+  "rank that stopped because another failed exits 75; one that stopped on an\n"
+  "error of the DSM library, 70. 124 when --max-time expires; 2 for bad usage.\n";
 
 static void usage(FILE *f)
 {
