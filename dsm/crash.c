@@ -32,6 +32,7 @@
  */
 #include <dlfcn.h>
 #include <elf.h>
+#include <sched.h>
 #include <execinfo.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -55,6 +56,8 @@
 static const int fatal_sigs[] = { SIGFPE, SIGILL, SIGABRT, SIGSEGV, SIGBUS };
 
 static int crashed;   /* one thread reports; the others wait to die with it */
+static pid_t reporter;  /* the thread that reports, and its signal */
+static int first_sig;
 /* The return address of the handler: the kernel's signal trampoline. */
 static void *trampoline;
 
@@ -100,6 +103,19 @@ static void find_addr2line(void)
   addr2line[0] = 0;
 }
 
+struct child { char **argv; int out; };
+
+static int run_addr2line(void *arg)
+{
+  struct child *c = arg;
+  dup2(c->out, 1);
+  int null = open("/dev/null", O_WRONLY);
+  if (null >= 0)
+    dup2(null, 2);
+  execv(c->argv[0], c->argv);
+  _exit(127);
+}
+
 /* "function at file:line" for the code address pc of the object file, by
  * addr2line into out; 0 when that cannot be had. */
 static int symbolize(const char *file, uintptr_t pc, char *out, size_t cap)
@@ -112,15 +128,13 @@ static int symbolize(const char *file, uintptr_t pc, char *out, size_t cap)
   char addr[32];
   snprintf(addr, sizeof addr, "0x%lx", (unsigned long)pc);
   char *argv[] = { addr2line, "-f", "-C", "-p", "-e", (char *)file, addr, NULL };
-  pid_t pid = vfork();
-  if (pid == 0) {
-    dup2(p[1], 1);
-    int null = open("/dev/null", O_WRONLY);
-    if (null >= 0)
-      dup2(null, 2);
-    execv(addr2line, argv);
-    _exit(127);
-  }
+  struct child c = { argv, p[1] };
+  /* clone as posix_spawn does it: the child shares our memory until it
+   * execs, on a stack of its own, and runs no fork handlers. (vfork's
+   * AddressSanitizer interceptor crashed on the signal stack.) */
+  static char child_stack[64 * 1024] __attribute__((aligned(16)));
+  pid_t pid = clone(run_addr2line, child_stack + sizeof child_stack,
+                    CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
   close(p[1]);
   size_t len = 0;
   if (pid > 0) {
@@ -212,8 +226,21 @@ static const char *code_name(int sig, int code)
 void dsm__crash_report(int sig, int code, const void *addr, uintptr_t pc)
 {
   if (__atomic_exchange_n(&crashed, 1, __ATOMIC_ACQ_REL)) {
-    for (;;) pause();
+    if (reporter == gettid()) {
+      /* The report itself failed: die of the first signal, as planned. */
+      put("dsm: (the backtrace failed)\n");
+      signal(first_sig, SIG_DFL);
+      sigset_t s;
+      sigemptyset(&s);
+      sigaddset(&s, first_sig);
+      sigprocmask(SIG_UNBLOCK, &s, NULL);
+      raise(first_sig);
+      _exit(128 + first_sig);
+    }
+    for (;;) pause();   /* another thread reports; it ends the process */
   }
+  reporter = gettid();
+  first_sig = sig;
   char sname[16] = "SIG";
   const char *abbrev = sigabbrev_np(sig);
   snprintf(sname + 3, sizeof sname - 3, "%s", abbrev ? abbrev : "?");
@@ -231,11 +258,12 @@ void dsm__crash_report(int sig, int code, const void *addr, uintptr_t pc)
   char line[300];
   snprintf(line, sizeof line, "dsm[%u]: killed by %s%s\n", dsm__rank, sname, where);
   put(line);
-  backtrace_report(pc);
+  /* The others first: whatever the backtrace meets, the job ends now. */
   char tell[220];
   snprintf(tell, sizeof tell, "was killed by %s%s", sname, where);
   dsm__launcher_report('X');
   dsm__tell_peers(128 + sig, tell);
+  backtrace_report(pc);
 }
 
 static void on_fatal_signal(int sig, siginfo_t *si, void *ucv)
