@@ -151,6 +151,52 @@ static int translate(const char *in_path, const char *out_path)
   return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
+/* ---- questions asked without an input file --------------------------------
+ * configure scripts, CMake and Meson probe a compiler before they use it:
+ * --version (Meson looks for the GNU banner there), -dumpversion,
+ * -dumpmachine, -print-file-name=..., -v, and -E -dM - on an empty stdin
+ * for the predefined macros. ompdsmcc answers --help and --version itself
+ * and hands the other questions to the compiler behind it, whose answers
+ * are the ones that matter for the code it will be given (issue 56). */
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+    "usage: ompdsmcc [cc options] file.c... [file.o...] [-l lib]... [-o prog]\n"
+    "\n"
+    "Compiles OpenMP C for the ompdsm software DSM, as a drop-in cc: each C file\n"
+    "is preprocessed, its OpenMP constructs are turned into calls of libdsm, and\n"
+    "the result is compiled and linked by the system compiler ($OMPDSM_CC, else\n"
+    "cc). Run the program with dsmrun -n N ./prog, or alone as a job of one.\n"
+    "\n"
+    "Options of its own:\n"
+    "  --ompdsm-keep, -save-temps  keep the translated C (name.omp.c)\n"
+    "  -v                          print the commands run and constructs run serially\n"
+    "  -h, --help                  this text\n"
+    "  --version                   ompdsmcc's version and the backing compiler's\n"
+    "Everything else goes to the system compiler; -fopenmp is implied. A file\n"
+    "named - is read from stdin (with -x c, or -E). See ompdsmcc(1).\n");
+}
+
+/* A question for the compiler itself, not about any input. */
+static int is_query(const char *a)
+{
+  return !strcmp(a, "-dumpversion") || !strcmp(a, "-dumpfullversion") ||
+         !strcmp(a, "-dumpmachine") || !strcmp(a, "-dumpspecs") || !strcmp(a, "-###") ||
+         !strncmp(a, "-print-", 7) || !strcmp(a, "--print-multiarch");
+}
+
+static int print_version(const char *cc)
+{
+  printf("ompdsmcc %s (OpenMP C for the ompdsm software DSM)\n", OMPDSMCC_VERSION);
+  printf("backing compiler: %s%s, which says:\n", cc, getenv("OMPDSM_CC") ? " ($OMPDSM_CC)" : "");
+  fflush(stdout);
+  Vec a = {0};
+  push_arg(&a, cc);
+  push_arg(&a, "--version");
+  return run(&a);
+}
+
 static int takes_arg(const char *a)
 {
   static const char *two[] = { "-o", "-I", "-D", "-U", "-L", "-l", "-include", "-isystem", "-iquote",
@@ -167,15 +213,24 @@ int main(int argc, char **argv)
   Vec pp = {0}, comp = {0}, link = {0}, srcs = {0}, deps = {0};
   const char *output = NULL;
   int do_c = 0, do_E = 0, do_S = 0, keep = 0, nolink_inputs = 0, has_md = 0, has_mf = 0;
+  int query = 0;
+  Vec passed = {0};   /* what the backing compiler gets when only asked questions */
+  push_arg(&passed, cc);
   atexit(cleanup);
   find_paths();
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+    if (!strcmp(a, "--version")) return print_version(cc);
     if (!strcmp(a, "--ompdsm-keep") || !strcmp(a, "-save-temps")) { keep = 1; continue; }
-    if (!strcmp(a, "-v")) { opt_verbose = 1; continue; }
-    if (!strcmp(a, "--version")) { printf("ompdsmcc %s\n", OMPDSMCC_VERSION); return 0; }
+    if (strcmp(a, "-fopenmp") && strcmp(a, "-openmp") && strcmp(a, "-qopenmp")) push_arg(&passed, a);
+    if (is_query(a)) { query = 1; continue; }
+    /* -v also goes to cc, whose verbose output (the link line) CMake reads. */
+    if (!strcmp(a, "-v")) { opt_verbose = 1; push_arg(&comp, a); push_arg(&link, a); continue; }
+    /* -dM, -dD, -dN, -dI: what -E prints besides the code */
+    if (!strncmp(a, "-d", 2) && a[2] && strchr("MDNIU", a[2]) && !a[3]) { push_arg(&pp, a); continue; }
     if (!strcmp(a, "-fopenmp") || !strcmp(a, "-openmp") || !strcmp(a, "-qopenmp")) continue;
     if (!strcmp(a, "-c")) { do_c = 1; continue; }
     if (!strcmp(a, "-E")) { do_E = 1; continue; }
@@ -210,11 +265,22 @@ int main(int argc, char **argv)
       continue;
     }
     if (a[0] == '-' && a[1]) { push_arg(&comp, a); continue; }
-    if (ends_with(a, ".c")) { push_arg(&srcs, a); continue; }
+    if (ends_with(a, ".c") || !strcmp(a, "-")) { push_arg(&srcs, a); continue; }
     push_arg(&link, a);   /* .o .a .so and anything else: to the link */
     nolink_inputs++;
   }
-  if (!srcs.n && !nolink_inputs) { fprintf(stderr, "ompdsmcc: error: no input files\n"); return 1; }
+  if (query || (!srcs.n && !nolink_inputs && passed.n > 1)) {
+    /* Only questions, or options without an input: what cc makes of them
+     * is the answer (-v alone: its version and configuration; -Wl,--version:
+     * the linker's, which Meson asks for). */
+    if (opt_verbose && !query)
+      fprintf(stderr, "ompdsmcc %s, backing compiler %s\n", OMPDSMCC_VERSION, cc);
+    return run(&passed);
+  }
+  if (!srcs.n && !nolink_inputs) {
+    fprintf(stderr, "ompdsmcc: error: no input files (ompdsmcc --help says how to use it)\n");
+    return 1;
+  }
   if (output && (do_c || do_S || do_E) && srcs.n > 1) {
     fprintf(stderr, "ompdsmcc: error: cannot specify -o with -c, -S or -E with multiple files\n");
     return 1;
@@ -271,10 +337,6 @@ int main(int argc, char **argv)
     push_arg(&c, "-I");
     push_arg(&c, inc_dir);
     for (int i = 0; i < comp.n; i++) push_arg(&c, comp.v[i]);
-    push_arg(&c, "-Wno-unused-variable");
-    push_arg(&c, "-Wno-unused-but-set-variable");
-    push_arg(&c, "-Wno-unused-label");
-    push_arg(&c, "-Wno-unused-value");
     push_arg(&c, cfile);
     push_arg(&c, "-o");
     if (do_S) push_arg(&c, output ? output : replace_ext(src, ".s", 1));

@@ -13,6 +13,7 @@
 #include "parser.h"
 #include "../include/ompdsm_rt.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,14 +58,24 @@ static int defined_here(const char *name)
   return 0;
 }
 
+/* A line marker, "# LINE FILE [3]": the 3 says a system header (whose
+ * warnings cc keeps quiet). It is a marker, not "#line", because "#line"
+ * keeps the flag of the marker before it: the user's code after the last
+ * system header was taken as one, and cc said nothing about it (issue 56). */
 static void mark(Out *o, int file, int line)
 {
   if (file_sys[file]) fprintf(o->f, "\n# %d \"%s\" 3\n", line, files[file]);
-  else fprintf(o->f, "\n#line %d \"%s\"\n", line, files[file]);
+  else fprintf(o->f, "\n# %d \"%s\"\n", line, files[file]);
   o->file = file;
   o->line = line;
   o->need_mark = 0;
+  o->col = 1;
+  o->last = 0;
+  o->tok_end = ftell(o->f);
 }
+
+static int emit_text(Out *o, int i, Ctx *ctx);
+static int can_touch(int a, int b);
 
 void emit_tok(Out *o, int i, Ctx *ctx)
 {
@@ -73,9 +84,54 @@ void emit_tok(Out *o, int i, Ctx *ctx)
   if (!t->text[0]) return;
   if (o->need_mark || t->file != o->file || t->line < o->line || t->line > o->line + 8)
     mark(o, t->file, t->line);
-  while (o->line < t->line) { fputc('\n', o->f); o->line++; }
-  fputc(' ', o->f);
-  if (t->wrap_open) fprintf(o->f, "{%s ", t->wrap_open_text ? t->wrap_open_text : "");
+  if (o->col && ftell(o->f) != o->tok_end)
+    o->col = 0;   /* generated text came between: columns are lost for this line */
+  while (o->line < t->line) { fputc('\n', o->f); o->line++; o->col = 1; o->last = 0; }
+  if (t->wrap_open) {
+    /* The "{" of a statement the lowering follows with a call (ir.h). */
+    fprintf(o->f, " {%s", t->wrap_open_text ? t->wrap_open_text : "");
+    o->col = 0;   /* generated text: columns are lost for this line */
+  }
+  /* A token of the user's starts in the column it had, when nothing
+   * generated came before it on its line: cc's warnings then point where
+   * the user's own compiler would (issue 56). Else one blank. */
+  if (o->col && (t->col > o->col || (t->col == o->col && can_touch(o->last, t->text[0])))) {
+    fprintf(o->f, "%*s", t->col - o->col, "");
+    o->col = t->col;
+  } else {
+    fputc(' ', o->f);
+    if (o->col) o->col++;
+  }
+  long start = ftell(o->f);
+  o->last = emit_text(o, i, ctx);
+  long end = ftell(o->f);
+  /* More than the token went out: the columns after it are not the
+   * user's any more, and what touches it is not known. */
+  o->col = o->col && o->last ? o->col + (int)(end - start) : 0;
+  o->tok_end = end;
+}
+
+/* May a token that begins with b follow one that ends with a with no
+ * blank between, and still be read as two tokens, the same two? The
+ * preprocessor's columns say they touched, but after a macro's expansion
+ * they may overlap the blank that separated them ("double _Complex"). */
+static int can_touch(int a, int b)
+{
+  int wa = isalnum(a) || a == '_' || a == '.', wb = isalnum(b) || b == '_' || b == '.';
+  if (wa && (wb || b == '"' || b == '\''))
+    return 0;                       /* one name or number, or a prefixed literal */
+  if ((a == 'e' || a == 'E' || a == 'p' || a == 'P') && (b == '+' || b == '-'))
+    return 0;                       /* an exponent */
+  static const char join[] = "+-*/%<>=!&|^.:#";
+  return !(a && strchr(join, a) && strchr(join, b));
+}
+
+/* The token's text, renamed or replaced as it must be, with what is glued
+ * to it (emit_tok places it). Returns the last character printed, 0 when
+ * it was more than the token. */
+static int emit_text(Out *o, int i, Ctx *ctx)
+{
+  Token *t = &toks[i];
   if (t->split_sym && t->tp_prev != t->tp_next) {
     /* a threadprivate variable beside others: end the declaration and start
        another with the same specifiers (omp_parse.c checked they can be) */
@@ -92,7 +148,7 @@ void emit_tok(Out *o, int i, Ctx *ctx)
       fprintf(o->f, " %s", toks[k].text);
       if (toks[k].post) fprintf(o->f, " %s", toks[k].post);
     }
-    return;
+    return 0;
   }
   if (t->thread_before) fputs("_Thread_local ", o->f);
   const char *text = t->text;
@@ -110,20 +166,28 @@ void emit_tok(Out *o, int i, Ctx *ctx)
     if (!strcmp(t->text, "main") && (!t->sym || t->sym->depth == 0)) text = "__ompdsm_user_main";
   }
   fputs(text, o->f);
+  int last = text[0] ? text[strlen(text) - 1] : 0;
   if (i == site_paren) {
     site_paren = -1;
+    last = 0;
     fputs(" \"", o->f);
     for (const char *c = files[t->file]; *c; c++)
       fprintf(o->f, *c == '"' || *c == '\\' ? "\\%c" : (unsigned char)*c < 0x20 ? "?" : "%c", *c);
     fprintf(o->f, ":%d\",", t->line);
   }
-  if (t->post) fprintf(o->f, " %s", t->post);
-  if (t->wrap_close) fprintf(o->f, "%s }", t->wrap_close);
+  if (t->post) { fprintf(o->f, " %s", t->post); last = 0; }
   Sym *y = t->attr_sym;
   /* read-only objects are the same in every process: they stay in .rodata */
-  if (y && !y->threadprivate && !type_is_const_object(y->type) && !y->is_thread && !(y->is_extern && !y->has_init))
+  if (y && !y->threadprivate && !type_is_const_object(y->type) && !y->is_thread && !(y->is_extern && !y->has_init)) {
     fputs(y->has_init ? " __attribute__((section(\"dsm_shared_data\"), used))"
                       : " __attribute__((section(\"dsm_shared_bss,\\\"aw\\\",@nobits#\"), used))", o->f);
+    last = 0;
+  }
+  if (t->wrap_close) {
+    fprintf(o->f, "%s }", t->wrap_close);
+    last = 0;
+  }
+  return last;
 }
 
 /* Print a span into a fresh string (for expressions inside generated code). */
@@ -164,6 +228,8 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_copyprivate(void *, __SIZE_TYPE__, int);\n"
     "void __ompdsm_barrier(void);\n"
     "void __ompdsm_critical_start(const char *);\n"
+    "void __ompdsm_name_critical(const char *, const char *);\n"
+    "void __ompdsm_name_local(void *, __SIZE_TYPE__, const char *);\n"
     "void __ompdsm_critical_end(const char *);\n"
     "void __ompdsm_atomic_start(void);\n"
     "void __ompdsm_atomic_end(void);\n"
@@ -191,7 +257,7 @@ static void emit_prelude(FILE *out)
     "long __ompdsm_pread(int, void *, __SIZE_TYPE__, long);\n"
     "long __ompdsm_recv(int, void *, __SIZE_TYPE__, int);\n"
     "long __ompdsm_recvfrom(int, void *, __SIZE_TYPE__, int, void *, void *);\n"
-    "int __ompdsm_scanf(const char *, ...);\n"
+    "int __ompdsm_scanf(const char *, ...) __attribute__((format(scanf, 1, 2)));\n"
     "int __ompdsm_open(const char *, int, ...);\n"
     "long __ompdsm_write(int, const void *, __SIZE_TYPE__);\n"
     "long __ompdsm_send(int, const void *, __SIZE_TYPE__, int);\n"
@@ -245,7 +311,7 @@ static void emit_prelude(FILE *out)
 static void print_prototype(FILE *out, Node *f)
 {
   Sym *s = f->fsym;
-  if (!s) return;
+  if (!s || f->kr_first >= 0) return;   /* K&R: no prototype form */
   int open = -1;
   for (int i = s->ident + 1; i <= s->decl_lt; i++)
     if (!strcmp(toks[i].text, "(")) { open = i; break; }

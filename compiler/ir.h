@@ -192,17 +192,19 @@ enum { OMP_PARALLEL, OMP_FOR, OMP_PARALLEL_FOR, OMP_SECTIONS, OMP_PARALLEL_SECTI
        OMP_MASTER_TASKLOOP, OMP_PARALLEL_MASTER_TASKLOOP, OMP_PARALLEL_MASTER };
 
 enum { DS_SHARED, DS_PRIVATE, DS_FIRSTPRIVATE, DS_LASTPRIVATE, DS_REDUCTION,
-       DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST };
+       DS_COPYIN, DS_COPYPRIVATE, DS_FIRSTLAST, DS_LINEAR };
+
+typedef struct Span { int ft, lt; } Span;
 
 typedef struct VarClause {
   Sym *sym;
   int kind;          /* DS_* */
   int op;            /* OMPDSM_RED_* for reductions */
   int tok;           /* where it was named */
+  Span step;         /* DS_LINEAR: the step (empty: 1) */
   struct VarClause *next;
 } VarClause;
 
-typedef struct Span { int ft, lt; } Span;
 
 /* A depend clause's list item: kind is OMPDSM_DEP_*; item is the whole
    locator; for an array section base[lo:len], sect is set and base, lo,
@@ -221,6 +223,8 @@ struct Omp {
   Span num_threads, if_expr, chunk;
   int sched;                     /* OMPDSM_SCHED_*, -1 unset */
   int collapse, ordered, nowait;
+  int sched_nonmonotonic;        /* schedule(nonmonotonic: ...): a hint */
+  int order_concurrent;          /* order(concurrent): any order will do, as here */
   int ends_region;               /* the worksharing half of a combined construct: its
                                     end is the region's join, which carries reductions */
   char *name;                    /* critical name; sema/cond name */
@@ -260,12 +264,22 @@ extern Node *unit_last;
 int  parse_file(FILE *in);        /* returns 0 on success */
 
 /* ---- lower_context.c: output buffers, substitution contexts, the construct stack ---- */
-typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark; } Out;
+/* Where printed C goes. col: the column the next character lands in when
+ * only the user's tokens were printed since the line began (0: unknown),
+ * tok_end the stream's position after the last of them, and last its
+ * last character (emit.c). */
+typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark, col, last; long tok_end; } Out;
 typedef struct Ctx { Sym *sym; char *repl; struct Ctx *up; } Ctx;
 typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up; } Frame;
 extern Frame *frames;             /* lexically enclosing constructs being lowered */
 extern int uid;                   /* numbers generated names */
 extern Out *prelude;              /* outlined functions of the current function */
+extern Node *cur_function;        /* the function being lowered */
+/* Once per site, the call text of a name for the sharing profiler:
+   "{ static int flag; if (!flag) { flag = 1; call; } }" (omp_outline.c). */
+void gen_once(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s as a C string literal's contents (quotes and backslashes escaped). */
+char *c_escape(const char *s);
 Out *out_mem(void);
 char *out_take(Out *o);
 void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -285,7 +299,11 @@ char *span_text(int a, int b, Ctx *ctx);
 void emit_unit(FILE *out);
 
 /* ---- omp_datasharing.c ---- */
-typedef struct Priv { VarClause *v; char ptr[48]; } Priv;
+/* A variable a worksharing construct privatizes: ptr names a pointer to
+   the original; a linear one also has its value at the construct (base)
+   and its step, evaluated once (omp_worksharing.c adds base + it * step
+   at each iteration). */
+typedef struct Priv { VarClause *v; char ptr[48], base[48], step[48]; } Priv;
 char *captured_decl(Sym *s, const char *name, char **dims);
 const char *red_identity(int op, const char *orig_ptr, const char *name);
 int  privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max);

@@ -49,12 +49,15 @@ void lower_range(Out *o, int a, int b, Ctx *ctx)
   }
 }
 
+Node *cur_function;
+
 void lower_unit(void)
 {
   unit_uses_tasks = 0;
   dsenv = NULL;
   for (Node *f = unit_first; f; f = f->next) {
     if (f->kind != N_FUNC) continue;
+    cur_function = f;
     nowait_infer(f);
     prelude = out_mem();
     for (int i = f->ft; i <= f->lt; i++) {

@@ -44,6 +44,30 @@ void gen(Out *o, const char *fmt, ...)
   va_end(ap);
 }
 
+void gen_once(Out *o, const char *fmt, ...)
+{
+  /* The flag is generated, so not placed in shared memory: each process
+   * makes the call once. */
+  int id = ++uid;
+  gen(o, " { static int __ompdsm_once%d; if (!__ompdsm_once%d) { __ompdsm_once%d = 1; ", id, id, id);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(o->f, fmt, ap);
+  va_end(ap);
+  gen(o, "; } }");
+}
+
+char *c_escape(const char *s)
+{
+  char *out = xcalloc(1, 4 * strlen(s) + 1), *d = out;
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') { *d++ = '\\'; *d++ = *s; }
+    else if ((unsigned char)*s < 0x20) *d++ = '?';
+    else *d++ = *s;
+  }
+  return out;
+}
+
 Ctx *ctx_add(Ctx *up, Sym *s, const char *repl)
 {
   Ctx *c = xcalloc(1, sizeof *c);

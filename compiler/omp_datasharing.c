@@ -64,14 +64,25 @@ int privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max)
     snprintf(pv[n].ptr, sizeof pv[n].ptr, "__ompdsm_p%d", ++uid);
     const char *x = sym_text(*ctx, v->sym);
     gen(o, " __typeof__(%s) *%s = &(%s); (void)%s;", x, pv[n].ptr, x, pv[n].ptr);
+    if (v->kind == DS_LINEAR) {
+      /* the original's value and the step, at the construct, in its scope */
+      snprintf(pv[n].base, sizeof pv[n].base, "__ompdsm_linb%d", uid);
+      snprintf(pv[n].step, sizeof pv[n].step, "__ompdsm_lins%d", uid);
+      char *st = v->step.ft <= v->step.lt ? span_text(v->step.ft, v->step.lt, *ctx) : xstrdup("1");
+      gen(o, " __typeof__(%s) %s = %s; __INT64_TYPE__ %s = (__INT64_TYPE__)(%s);",
+          x, pv[n].base, x, pv[n].step, st);
+      free(st);
+    }
     n++;
   }
   for (int i = 0; i < n; i++) {
     VarClause *v = pv[i].v;
     const char *nm = v->sym->name;
-    gen(o, " __typeof__(*%s) %s;", pv[i].ptr, nm);
+    /* unused: the body may not use its copy (issue 56); (void *): the
+     * copy of a const is written once, here */
+    gen(o, " __typeof__(*%s) %s __attribute__((unused));", pv[i].ptr, nm);
     if (v->kind == DS_FIRSTPRIVATE || v->kind == DS_FIRSTLAST)
-      gen(o, " __builtin_memcpy(&%s, %s, sizeof %s);", nm, pv[i].ptr, nm);
+      gen(o, " __builtin_memcpy((void *)&%s, %s, sizeof %s);", nm, pv[i].ptr, nm);
     if (v->kind == DS_REDUCTION)
       gen(o, " %s = %s;", nm, red_identity(v->op, pv[i].ptr, nm));
     *ctx = ctx_add(*ctx, v->sym, nm);
@@ -85,7 +96,7 @@ void privs_close(Out *o, Priv *pv, int n, const char *last_flag, int at_join)
   for (int i = 0; i < n; i++) {
     VarClause *v = pv[i].v;
     const char *nm = v->sym->name;
-    if ((v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST) && last_flag)
+    if ((v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST || v->kind == DS_LINEAR) && last_flag)
       gen(o, " if (%s) __builtin_memcpy(%s, &%s, sizeof %s);", last_flag, pv[i].ptr, nm, nm);
     if (v->kind == DS_REDUCTION)
       gen(o, " __ompdsm_reduce%s(%s, &%s, 1, __OMPDSM_TC(%s), %d);", at_join ? "_join" : "",

@@ -128,9 +128,18 @@ Ctx *caps_unpack_vars(Out *R, Cap *caps)
       }
       break;
     case DS_PRIVATE: case DS_FIRSTPRIVATE: case DS_REDUCTION: case DS_LASTPRIVATE: case DS_FIRSTLAST: {
-      char *t = captured_decl(s, nm, dims); gen(R, " %s;", t); free(t);
-      if (c->kind == DS_FIRSTPRIVATE && c->by_ref) gen(R, " __builtin_memcpy(&%s, __ompdsm_a->%s, sizeof %s);", nm, nm, nm);
-      else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_FIRSTLAST) gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
+      /* A copy the body may leave unused, as gcc -fopenmp's would be: not
+       * the user's to hear about (issue 56). The copy of a const is
+       * written once, by memcpy, through a (void *). */
+      char *t = captured_decl(s, nm, dims); gen(R, " %s __attribute__((unused));", t); free(t);
+      /* A lastprivate copy that no iteration of this thread or task
+       * writes is still copied back when its chunk is the last (a task
+       * loop of zero trips): cc warns that it may be used uninitialized,
+       * of code the user did not write. Its first value is free to choose;
+       * zero costs no read of the shared original. */
+      if (c->kind == DS_LASTPRIVATE) gen(R, " __builtin_memset((void *)&%s, 0, sizeof %s);", nm, nm);
+      if (c->kind == DS_FIRSTPRIVATE && c->by_ref) gen(R, " __builtin_memcpy((void *)&%s, __ompdsm_a->%s, sizeof %s);", nm, nm, nm);
+      else if (c->kind == DS_FIRSTPRIVATE || c->kind == DS_FIRSTLAST) gen(R, " __builtin_memcpy((void *)&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
       if (c->kind == DS_REDUCTION) {
         char p[300]; snprintf(p, sizeof p, "__ompdsm_r_%s", nm);
         gen(R, " %s = %s;", nm, c->red_init ? c->red_init : red_identity(c->op, p, nm));
@@ -138,7 +147,7 @@ Ctx *caps_unpack_vars(Out *R, Cap *caps)
       break;
     }
     case DS_COPYIN:
-      gen(R, " __builtin_memcpy(&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
+      gen(R, " __builtin_memcpy((void *)&%s, &__ompdsm_a->fp_%s, sizeof %s);", nm, nm, nm);
       break;
     }
   }
@@ -151,10 +160,29 @@ void caps_pack(Out *o, Cap *caps, int id, Ctx *ctx)
   for (Cap *c = caps; c; c = c->next) {
     Sym *s = c->sym;
     const char *x = sym_text(ctx, s);
+    /* A local that the construct makes private may have no use left in
+     * its function once the body is outlined; the construct names it, so
+     * it is used, as gcc -fopenmp counts it (no "unused variable" that
+     * the user's compiler would not give, issue 56). */
+    if ((c->kind == DS_PRIVATE || c->kind == DS_LASTPRIVATE || c->kind == DS_REDUCTION) &&
+        s->depth > 0 && !s->is_extern)
+      gen(o, " (void)sizeof(%s);", x);
+    /* A local the region reaches by address lives on the master's shared
+     * stack: the sharing profiler can name its pages only if told (dsmprof
+     * said "master stack page at 0x...", issue 56). */
+    if (c->by_ref && s->depth > 0 && !s->is_extern && !s->is_static && s->ident >= 0) {
+      Token *d = &toks[s->ident];
+      const char *file = strrchr(files[d->file], '/') ? strrchr(files[d->file], '/') + 1 : files[d->file];
+      char *f = c_escape(file);
+      const char *fn = cur_function && cur_function->fsym ? cur_function->fsym->name : "a function";
+      gen_once(o, "__ompdsm_name_local((void *)&(%s), sizeof(%s), \"%s, a local of %s (%s:%d)\")",
+               x, x, s->name, fn, f, d->line);
+      free(f);
+    }
     if (c->by_ref)
       gen(o, " __ompdsm_a%d.%s = (void *)&(%s);", id, s->name, x);
     if ((c->kind == DS_FIRSTPRIVATE && !c->by_ref) || c->kind == DS_COPYIN || c->kind == DS_FIRSTLAST)
-      gen(o, " __builtin_memcpy(&__ompdsm_a%d.fp_%s, &(%s), sizeof __ompdsm_a%d.fp_%s);", id, s->name, x, id, s->name);
+      gen(o, " __builtin_memcpy((void *)&__ompdsm_a%d.fp_%s, &(%s), sizeof __ompdsm_a%d.fp_%s);", id, s->name, x, id, s->name);
     if (c->ndims) {
       char *d[MAX_DIMS];
       int nd = vla_dims(s->type, x, d, MAX_DIMS);
@@ -299,7 +327,8 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
     for (VarClause *v = om->vars; v; v = v->next) {
       VarClause *c = xcalloc(1, sizeof *c);
       *c = *v; c->next = NULL;
-      int to_inner = v->kind == DS_PRIVATE || v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST || v->kind == DS_REDUCTION;
+      int to_inner = v->kind == DS_PRIVATE || v->kind == DS_LASTPRIVATE || v->kind == DS_FIRSTLAST ||
+                     v->kind == DS_REDUCTION || v->kind == DS_LINEAR;
       if (to_inner) { *pi = c; pi = &c->next; } else { *pp = c; pp = &c->next; }
     }
   } else {

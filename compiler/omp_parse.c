@@ -73,6 +73,11 @@ static void add_var(Omp *o, int kind, int op, int t)
     error_at(t, "'%s' appears more than once in data-sharing clauses", y->name);
     return;
   }
+  if (kind == DS_LINEAR && !(y->type && (y->type->kind == TY_PTR || y->type->kind == TY_ENUM ||
+                                         (y->type->kind >= TY_BOOL && y->type->kind <= TY_LLONG)))) {
+    error_at(t, "linear variable '%s' must have an integer or pointer type", y->name);
+    return;
+  }
   if (kind == DS_REDUCTION && !reducible(y->type)) {
     error_at(t, "reduction on '%s' of unsupported type (only arithmetic scalars)", y->name);
     return;
@@ -85,6 +90,14 @@ static void add_var(Omp *o, int kind, int op, int t)
   v->sym = y; v->kind = kind; v->op = op; v->tok = t;
   while (*pp) pp = &(*pp)->next;
   *pp = v;
+}
+
+/* The variables just added by var_list, from *from on: linear's step
+   applies to each of them. */
+static void set_steps(VarClause *from, Span step)
+{
+  for (VarClause *v = from; v; v = v->next)
+    if (v->kind == DS_LINEAR) v->step = step;
 }
 
 static void var_list(Omp *o, int kind, int op)
@@ -117,12 +130,14 @@ enum { C_PRIV = 1, C_FPRIV = 2, C_LPRIV = 4, C_SHARED = 8, C_RED = 16, C_COPYIN 
        C_COPYPRIV = 64, C_DEFAULT = 128, C_NUMT = 256, C_IF = 512, C_SCHED = 1024,
        C_COLLAPSE = 2048, C_ORDERED = 4096, C_NOWAIT = 8192, C_FINAL = 1u << 14,
        C_PRIO = 1u << 15, C_UNTIED = 1u << 16, C_MERGEABLE = 1u << 17, C_DEPEND = 1u << 18,
-       C_GRAIN = 1u << 19, C_NUMTASKS = 1u << 20, C_NOGROUP = 1u << 21 };
+       C_GRAIN = 1u << 19, C_NUMTASKS = 1u << 20, C_NOGROUP = 1u << 21, C_LINEAR = 1u << 22,
+       C_ORDER = 1u << 23, C_PROCBIND = 1u << 24 };
 
 static unsigned allowed(int kind)
 {
-  unsigned par = C_PRIV | C_FPRIV | C_SHARED | C_RED | C_COPYIN | C_DEFAULT | C_NUMT | C_IF;
-  unsigned fr = C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_SCHED | C_COLLAPSE | C_ORDERED | C_NOWAIT;
+  unsigned par = C_PRIV | C_FPRIV | C_SHARED | C_RED | C_COPYIN | C_DEFAULT | C_NUMT | C_IF | C_PROCBIND;
+  unsigned fr = C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_SCHED | C_COLLAPSE | C_ORDERED | C_NOWAIT |
+                C_LINEAR | C_ORDER;
   unsigned tl = C_PRIV | C_FPRIV | C_LPRIV | C_SHARED | C_DEFAULT | C_IF | C_FINAL | C_PRIO |
                 C_UNTIED | C_MERGEABLE | C_GRAIN | C_NUMTASKS | C_NOGROUP | C_COLLAPSE | C_RED;
   switch (kind) {
@@ -131,12 +146,14 @@ static unsigned allowed(int kind)
   case OMP_PARALLEL_FOR: return (par | fr) & ~(unsigned)C_NOWAIT;
   case OMP_SECTIONS: return C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_NOWAIT;
   case OMP_PARALLEL_SECTIONS: return par | C_LPRIV;
+  case OMP_PARALLEL_MASTER_TASKLOOP: return (C_PRIV | C_FPRIV | C_LPRIV | C_SHARED | C_DEFAULT | C_IF |
+                                             C_FINAL | C_PRIO | C_UNTIED | C_MERGEABLE | C_GRAIN |
+                                             C_NUMTASKS | C_NOGROUP | C_COLLAPSE | C_RED) | C_NUMT | C_PROCBIND;
   case OMP_SINGLE: return C_PRIV | C_FPRIV | C_COPYPRIV | C_NOWAIT;
   case OMP_SERIAL: return C_PRIV | C_FPRIV | C_LPRIV | C_RED | C_SHARED | C_DEFAULT | C_IF | C_NUMT;
   case OMP_TASK: return C_PRIV | C_FPRIV | C_SHARED | C_DEFAULT | C_IF | C_FINAL | C_PRIO |
                         C_UNTIED | C_MERGEABLE | C_DEPEND;
   case OMP_TASKLOOP: case OMP_MASTER_TASKLOOP: return tl;
-  case OMP_PARALLEL_MASTER_TASKLOOP: return tl | C_NUMT;
   case OMP_PARALLEL_MASTER: return par;
   case OMP_TASKWAIT: return C_DEPEND;   /* waits for all children: more than depend asks */
   default: return 0;
@@ -168,6 +185,12 @@ static Span hint_clause(void)
   return s;
 }
 
+static int is_parallel_kind(int k)
+{
+  return k == OMP_PARALLEL || k == OMP_PARALLEL_FOR || k == OMP_PARALLEL_SECTIONS ||
+         k == OMP_PARALLEL_MASTER || k == OMP_PARALLEL_MASTER_TASKLOOP;
+}
+
 /* Clauses of the constructs that run serially here (simd, target, teams,
    distribute, loop): they tune vectorization or devices, and a host run
    of one team on one device can do without them. */
@@ -183,6 +206,12 @@ static int ignored_clause(Omp *o, const char *c)
     for (int i = 0; simd_only[i]; i++)
       if (!strcmp(c, simd_only[i])) return 1;
   if (!o->ext) return 0;
+  /* for simd, parallel for simd: the for half shares the work and keeps
+     these clauses' meaning (clauses() handles them) */
+  if ((o->kind == OMP_FOR || o->kind == OMP_PARALLEL_FOR) && (!strcmp(c, "linear") || !strcmp(c, "order")))
+    return 0;
+  if (is_parallel_kind(o->kind) && !strcmp(c, "proc_bind"))
+    return 0;
   for (int i = 0; names[i]; i++)
     if (!strcmp(c, names[i])) return 1;
   /* "nowait" on target, "collapse" on distribute */
@@ -253,6 +282,7 @@ static void depend_clause(Omp *o)
 static void clauses(Omp *o)
 {
   unsigned ok = allowed(o->kind);
+  int order_at = -1, nonmono_at = -1;   /* for the checks across clauses */
   while (pos <= end && !bad) {
     if (accept(",")) continue;
     int ct = pos;
@@ -268,7 +298,9 @@ static void clauses(Omp *o)
       !strcmp(c, "final") ? C_FINAL : !strcmp(c, "priority") ? C_PRIO :
       !strcmp(c, "untied") ? C_UNTIED : !strcmp(c, "mergeable") ? C_MERGEABLE :
       !strcmp(c, "depend") ? C_DEPEND : !strcmp(c, "grainsize") ? C_GRAIN :
-      !strcmp(c, "num_tasks") ? C_NUMTASKS : !strcmp(c, "nogroup") ? C_NOGROUP : 0;
+      !strcmp(c, "num_tasks") ? C_NUMTASKS : !strcmp(c, "nogroup") ? C_NOGROUP :
+      !strcmp(c, "linear") ? C_LINEAR : !strcmp(c, "order") ? C_ORDER :
+      !strcmp(c, "proc_bind") ? C_PROCBIND : 0;
     if (!bit && unsupported_clause(c)) { error_at(ct, "clause '%s' is not supported by ompdsmcc", c); bad = 1; return; }
     if (!bit) { error_at(ct, "unknown OpenMP clause '%s'", c); bad = 1; return; }
     if (!(ok & bit)) { error_at(ct, "clause '%s' is not valid on this directive", c); bad = 1; return; }
@@ -311,15 +343,94 @@ static void clauses(Omp *o)
       o->if_expr = expr_span(0);
       expect(")");
       break;
-    case C_SCHED:
+    case C_SCHED: {
       if (!expect("(")) return;
+      /* OpenMP 4.5 modifiers: schedule([monotonic|nonmonotonic][, simd]: kind[, chunk]).
+         They are hints here: every schedule hands a thread its chunks in
+         increasing order (monotonic), which nonmonotonic allows too, and
+         simd's chunk rounding is for SIMD widths above one. */
+      int mono = 0, nonmono = 0, mt = pos;
+      while (pos + 1 <= end && (at("monotonic") || at("nonmonotonic") || at("simd")) &&
+             (!strcmp(toks[pos + 1].text, ":") || !strcmp(toks[pos + 1].text, ","))) {
+        if (at("monotonic")) mono = 1;
+        else if (at("nonmonotonic")) nonmono = 1;
+        pos++;
+        if (accept(":")) break;
+        pos++;   /* the ',' */
+      }
+      if (mono && nonmono) {
+        error_at(mt, "schedule modifiers 'monotonic' and 'nonmonotonic' may not both appear");
+        bad = 1;
+        return;
+      }
+      o->sched_nonmonotonic = nonmono;
+      if (nonmono) nonmono_at = mt;
       if (accept("static")) o->sched = OMPDSM_SCHED_STATIC;
       else if (accept("dynamic")) o->sched = OMPDSM_SCHED_DYNAMIC;
       else if (accept("guided")) o->sched = OMPDSM_SCHED_GUIDED;
       else if (accept("runtime")) o->sched = OMPDSM_SCHED_RUNTIME;
       else if (accept("auto")) o->sched = OMPDSM_SCHED_AUTO;
       else { error_at(pos <= end ? pos : end, "unknown schedule kind '%s'", peek()); bad = 1; return; }
+      if (nonmono && o->sched != OMPDSM_SCHED_DYNAMIC && o->sched != OMPDSM_SCHED_GUIDED) {
+        error_at(mt, "the 'nonmonotonic' modifier needs a dynamic or guided schedule");
+        bad = 1;
+        return;
+      }
       if (accept(",")) o->chunk = expr_span(0);
+      expect(")");
+      break;
+    }
+    case C_LINEAR: {
+      /* linear(list[: step]), and OpenMP 5.2's linear(list: step(s)) */
+      if (!expect("(")) return;
+      if (pos + 1 <= end && toks[pos + 1].kind != IDENTIFIER && !strcmp(toks[pos + 1].text, "(")) {
+        error_at(pos, "linear modifier '%s' is not supported by ompdsmcc (list the variables alone)", peek());
+        bad = 1;
+        return;
+      }
+      VarClause *last = o->vars;
+      while (last && last->next) last = last->next;
+      var_list(o, DS_LINEAR, 0);
+      Span step = { 0, -1 };
+      if (!bad && accept(":")) {
+        if (at("step") && pos + 1 <= end && !strcmp(toks[pos + 1].text, "(")) {
+          pos += 2;
+          step = expr_span(0);
+          expect(")");
+        } else {
+          step = expr_span(0);
+        }
+      }
+      if (!bad) set_steps(last ? last->next : o->vars, step);
+      expect(")");
+      break;
+    }
+    case C_ORDER:
+      /* order([reproducible: | unconstrained:] concurrent): iterations
+         may run in any order, at once; this implementation's schedules
+         are among those orders. */
+      if (!expect("(")) return;
+      if ((at("reproducible") || at("unconstrained")) && pos + 1 <= end && !strcmp(toks[pos + 1].text, ":"))
+        pos += 2;
+      if (!accept("concurrent")) {
+        error_at(pos <= end ? pos : end, "expected 'concurrent' in order");
+        bad = 1;
+        return;
+      }
+      o->order_concurrent = 1;
+      order_at = ct;
+      expect(")");
+      break;
+    case C_PROCBIND:
+      /* Where threads run is decided for the job as a whole (dsmrun
+         --bind-to, one CPU per thread of a process); the policy a region
+         asks for changes nothing, as OpenMP allows. */
+      if (!expect("(")) return;
+      if (!(accept("master") || accept("primary") || accept("close") || accept("spread"))) {
+        error_at(pos <= end ? pos : end, "expected master, primary, close or spread in proc_bind");
+        bad = 1;
+        return;
+      }
       expect(")");
       break;
     case C_COLLAPSE:
@@ -358,6 +469,11 @@ static void clauses(Omp *o)
     case C_NOGROUP: o->nogroup = 1; break;
     case C_DEPEND: depend_clause(o); break;
     }
+  }
+  if (!bad && o->ordered && (o->order_concurrent || o->sched_nonmonotonic)) {
+    error_at(o->order_concurrent ? order_at : nonmono_at, "an 'ordered' loop may not have %s",
+             o->order_concurrent ? "order(concurrent)" : "a nonmonotonic schedule");
+    bad = 1;
   }
 }
 
@@ -480,6 +596,15 @@ Omp *omp_parse(int t)
   const char *d = peek();
   int dt = pos;
   if (construct_words(o)) clauses(o);
+  else if (!strcmp(d, "declare") && pos + 1 <= end && !strcmp(toks[pos + 1].text, "reduction")) {
+    /* User-defined reductions: their combiner would have to run where the
+       runtime folds the partials, over types it does not know. Refused
+       here, where the user can see it, not at the first use (issue 56). */
+    o->kind = OMP_NOP;
+    error_at(pos + 1, "'declare reduction' (a user-defined reduction) is not supported by ompdsmcc; "
+             "combine each thread's partial result yourself, in a critical section");
+    return o;
+  }
   else if ((pos++, !strcmp(d, "declare")) || !strcmp(d, "end")) {
     /* declare simd / declare target / end declare target: a host build needs none */
     o->kind = OMP_NOP;

@@ -61,6 +61,12 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     if (om->name) snprintf(q, sizeof q, "\"%s\"", om->name); else snprintf(q, sizeof q, "(const char *)0");
     gen(o, " {");
     check_hint(o, om, ctx);
+    /* its site, for the sharing profiler's table of locks (issue 56) */
+    Token *d = &toks[om->tok];
+    const char *file = strrchr(files[d->file], '/') ? strrchr(files[d->file], '/') + 1 : files[d->file];
+    char *f = c_escape(file);
+    gen_once(o, "__ompdsm_name_critical(%s, \"%s:%d\")", q, f, d->line);
+    free(f);
     gen(o, " __ompdsm_critical_start(%s); {", q);
     push(OMP_CRITICAL, om->name);
     o->need_mark = 1;

@@ -5,8 +5,9 @@
  * counter; the runtime hands out [lo, hi) chunks (static: computed locally,
  * dynamic/guided/runtime: from the runtime) and the user's variable is
  * recomputed as lb + it*step at the top of each iteration. collapse(n)
- * linearizes a rectangular nest the same way. The thread that runs the
- * final iteration (or section) copies lastprivate values out.
+ * linearizes a rectangular nest the same way, and a linear variable is
+ * set the same way from its value at the loop. The thread that runs the
+ * final iteration (or section) copies lastprivate and linear values out.
  */
 #include "ir.h"
 #include "parser.h"
@@ -177,6 +178,15 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   /* evaluate bounds in the enclosing context, before any shadowing */
   loop_bounds(o, L, depth, id, ctx);
   int np = privs_open(o, om, &c, pv, 64);
+  /* Every thread reads a linear variable's original at the loop, and the
+     thread of the last iteration writes it back when its chunks are done,
+     which may be before a slower thread has read it (seen: a pointer read
+     back past its array's end). A barrier puts every read first. */
+  for (int i = 0; i < np; i++)
+    if (pv[i].v->kind == DS_LINEAR) {
+      gen(o, " __ompdsm_barrier();");
+      break;
+    }
   /* loop variables are private */
   for (int d = 0; d < depth; d++) {
     Sym *v = L[d].var;
@@ -210,6 +220,16 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen(o, " %s = (__typeof__(%s))(__ompdsm_lb%d_%d + (__ompdsm_r%d %% __ompdsm_cnt%d_%d) * __ompdsm_st%d_%d); __ompdsm_r%d /= __ompdsm_cnt%d_%d;",
         L[d].var->name, L[d].var->name, id, d, id, id, d, id, d, id, id, d);
   gen(o, " (void)__ompdsm_r%d;", id);
+  /* linear: at the start of logical iteration it, base + it * step (a
+     loop variable listed keeps its own value) */
+  for (int i = 0; i < np; i++) {
+    if (pv[i].v->kind != DS_LINEAR) continue;
+    int is_loop_var = 0;
+    for (int d = 0; d < depth; d++) if (pv[i].v->sym == L[d].var) is_loop_var = 1;
+    if (!is_loop_var)
+      gen(o, " %s = (__typeof__(%s))(%s + __ompdsm_it%d * %s);", pv[i].v->sym->name,
+          pv[i].v->sym->name, pv[i].base, id, pv[i].step);
+  }
   push(OMP_FOR, NULL);
   snprintf(frames->it, sizeof frames->it, "__ompdsm_it%d", id);
   o->need_mark = 1;

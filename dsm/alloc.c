@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dsm_internal.h"
 #include "profile.h"
@@ -35,6 +36,7 @@
 typedef struct freerun { uintptr_t addr; size_t pages; } freerun_t;
 
 static uintptr_t slice_lo, slice_hi, bump;
+static int heap_full_said;                 /* the slice ran out once: said so */
 static void **free_small[NCLASSES];        /* private stacks of free small blocks */
 static size_t free_small_n[NCLASSES], free_small_cap[NCLASSES];
 static freerun_t *runs;
@@ -204,10 +206,23 @@ static void *malloc_impl(size_t size)
   mark_set(a, CLASS_RUN, (uint32_t)np);
   return (void *)a;
 full:
-  dsm__fatal(DSM__EXIT_FATAL,
-             "dsm_malloc(%zu): this process's slice of the shared heap (%zu MiB of %zu MiB "
-             "over %u processes) is exhausted; set DSM_HEAP_MB to reserve more",
-             size, dsm__slice_size >> 20, dsm__heap_size >> 20, dsm__nprocs);
+  /* As malloc does when memory runs out: NULL and ENOMEM, which a program
+   * checks for, rather than the end of the job (issue 56). The slice is a
+   * limit a program written for one machine does not expect, so the first
+   * time it says which one, and how to raise it. */
+  if (!heap_full_said) {
+    heap_full_said = 1;
+    char line[300];
+    int n = snprintf(line, sizeof line,
+                     "dsm[%u]: warning: dsm_malloc(%zu): this process's slice of the shared "
+                     "heap (%zu MiB of %zu MiB over %u processes) is exhausted; malloc returns "
+                     "NULL; set DSM_HEAP_MB to reserve more\n",
+                     dsm__rank, size, dsm__slice_size >> 20, dsm__heap_size >> 20, dsm__nprocs);
+    ssize_t w = write(2, line, n > 0 && (size_t)n < sizeof line ? (size_t)n : 0);
+    (void)w;
+  }
+  errno = ENOMEM;
+  return NULL;
 }
 
 static void local_free(uintptr_t a)
@@ -283,7 +298,8 @@ void *dsm__malloc_from(size_t size, const char *site, const void *caller)
 {
   struct alloc_call c = { size, NULL };
   dsm__on_private_stack(malloc_thunk, &c);
-  dsm__prof_alloc(c.ptr, size, site, caller);
+  if (c.ptr)
+    dsm__prof_alloc(c.ptr, size, site, caller);
   return c.ptr;
 }
 
@@ -314,10 +330,14 @@ static int zero_untouched(uintptr_t addr)
 
 void *dsm__calloc_from(size_t n, size_t size, const char *site, const void *caller)
 {
-  if (size && n > SIZE_MAX / size)
-    dsm__fatal(DSM__EXIT_FATAL, "dsm_calloc(%zu, %zu): size overflows", n, size);
+  if (size && n > SIZE_MAX / size) {
+    errno = ENOMEM;   /* as calloc does */
+    return NULL;
+  }
   size_t len = n * size;
   uint8_t *p = dsm__malloc_from(len, site, caller);
+  if (!p)
+    return NULL;
   /* Whole pages that were never touched are zero already and are left so:
    * written with zeros here they would stay homed here, and a process that
    * read one first would take a copy of it; untouched, the first process
@@ -362,6 +382,8 @@ void *dsm__realloc_from(void *ptr, size_t size, const char *site, const void *ca
   if (old >= size && old <= 2 * size)
     return ptr;
   void *np = dsm__malloc_from(size, site, caller);
+  if (!np)
+    return NULL;   /* the old block stays, as with realloc */
   memcpy(np, ptr, old < size ? old : size);
   dsm_free(ptr);
   return np;
@@ -376,7 +398,8 @@ char *dsm__strdup_from(const char *s, const char *site, const void *caller)
 {
   size_t n = strlen(s) + 1;
   char *d = dsm__malloc_from(n, site, caller);
-  memcpy(d, s, n);
+  if (d)
+    memcpy(d, s, n);
   return d;
 }
 

@@ -22,7 +22,14 @@ extern int      dsm__peers_known; /* the transport knows every peer address */
  * the gate whatever the depth and returns the depth for take. */
 #define DSM__MAX_THREADS 256
 extern unsigned dsm__threads;
-void dsm__threads_init(void);
+/* alone: started without a launcher (a job of one), OpenMP's default of a
+ * thread per CPU applies; else one a process. */
+void dsm__threads_init(int alone);
+/* The stack of a thread or a region body the OpenMP runtime runs: the DSM_
+ * variable name (MiB) if set, else OMP_STACKSIZE, else dflt_mb; with
+ * at_least_dflt, never below dflt_mb (region stacks carry the master's
+ * region bodies too, which gcc runs on the initial thread's own stack). */
+size_t dsm__omp_stack_size(const char *name, long dflt_mb, int at_least_dflt);
 void dsm__gate_enter(void);
 void dsm__gate_leave(void);
 unsigned dsm__gate_drop(void);
@@ -39,6 +46,29 @@ unsigned dsm__gate_depth(void);   /* 1: a fault is the only protocol step in pro
  * Never returns. Safe to call from the service thread. */
 void dsm__fatal(int status, const char *fmt, ...)
   __attribute__((noreturn, format(printf, 2, 3)));
+/* This process ends the job before its collective shutdown, with status:
+ * tell every peer, which stops saying "rank R " what (util.c explains the
+ * ABORT's text). Returns; the caller goes on ending. */
+void dsm__tell_peers(int status, const char *what);
+/* A peer's ABORT arrived (reason as sent): stop, saying why. Returns only
+ * when this process is already leaving on its own. */
+void dsm__peer_stopped(unsigned src, const char *reason);
+/* The launcher's lifeline: what dsmrun wrote on it (why it stops the job),
+ * and its close, which stops this process. */
+void dsm__launcher_says(const char *buf, size_t n);
+void dsm__launcher_gone(void) __attribute__((noreturn));
+/* One record to dsmrun, where it listens (DSM_REPORT_FD): 'S' joined the
+ * job, 'E' left it in the collective shutdown. */
+void dsm__launcher_report(char what);
+
+/* crash.c: report a fatal signal (the faulting address and code, and the
+ * faulting instruction pc, or 0 when the signal was sent), and tell the
+ * peers; the caller then lets the signal kill the process. crash_init
+ * installs the handlers (SIGSEGV and SIGBUS too when segv_too: no
+ * libsigsegv) and keeps the DSM's reservations out of core files. */
+void dsm__crash_report(int sig, int code, const void *addr, uintptr_t pc);
+void dsm__crash_init(int segv_too);
+
 /* Invariant check that is never compiled out. */
 #define DSM__ASSERT(cond) do { if (!(cond)) dsm__fatal(DSM__EXIT_FATAL, \
     "internal error: %s:%d: assertion failed: %s", __FILE__, __LINE__, #cond); } while (0)

@@ -85,11 +85,21 @@ static __thread int fault_write __attribute__((tls_model("initial-exec")));
  * another thread's), -1 when the last fault was served. */
 static __thread long retried __attribute__((tls_model("initial-exec"))) = -1;
 static struct sigaction sigsegv_next;
+/* The SIGSEGV's code and the faulting instruction, for the crash report of
+ * a fault that is not the DSM's (crash.c); 0 when the signal was SIGBUS. */
+static __thread int fault_code __attribute__((tls_model("initial-exec")));
+static __thread uintptr_t fault_pc __attribute__((tls_model("initial-exec")));
 
 static void note_fault_kind(int sig, siginfo_t *si, void *uc)
 {
 #if defined(__x86_64__) && defined(REG_ERR)
   fault_write = (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#endif
+  fault_code = si->si_code;
+#if defined(__x86_64__) && defined(REG_RIP)
+  fault_pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  fault_pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.pc;
 #endif
   if (sigsegv_next.sa_flags & SA_SIGINFO)
     sigsegv_next.sa_sigaction(sig, si, uc);
@@ -97,16 +107,33 @@ static void note_fault_kind(int sig, siginfo_t *si, void *uc)
     sigsegv_next.sa_handler(sig);
 }
 
+/* A fault that is not the DSM's: crash.c reports it (code 0: the signal
+ * was a SIGBUS, which note_fault_kind does not see). */
+static void crash(int code, void *addr, uintptr_t pc)
+{
+  fault_code = 0;
+  fault_pc = 0;
+  dsm__crash_report(code ? SIGSEGV : SIGBUS, code, addr, pc);
+}
+
 /* libsigsegv calls this for every fault; 0 means "not ours". */
 static int on_fault(void *addr, int serious)
 {
-  int write = fault_write;
+  int write = fault_write, code = fault_code;
+  uintptr_t pc = fault_pc;
   fault_write = 0;
   long pg = dsm__page_of(addr);
   if (pg < 0) {
+    /* The program's own bad access. libsigsegv asks twice, the second
+     * time as `serious`, and then gives the signal its default action:
+     * the report comes at the second (the code and pc are kept for it). */
     DSM__DEBUG("fault at %p outside shared memory", addr);
+    if (serious)
+      crash(code, addr, pc);
     return 0;
   }
+  fault_code = 0;
+  fault_pc = 0;
   DSM__STAT_INC(fault_signals);
   /* With several threads in the process (threads.c), another may have
    * served this page between the access and the gate: what the page
@@ -144,8 +171,14 @@ static int on_fault(void *addr, int serious)
      * while writable is not a protocol fault. */
     ours = dsm__threads > 1 && pg != retried;
     retried = ours ? pg : -1;
-    if (!ours)
+    if (!ours) {
       DSM__DEBUG("fault at %p on writable page %ld: not a protocol fault", addr, pg);
+      if (serious) {
+        dsm__gate_leave();
+        crash(code, addr, pc);
+        return 0;
+      }
+    }
   } else {
     retried = as_write ? -1 : pg;
   }
@@ -161,8 +194,8 @@ static int on_fault(void *addr, int serious)
  * stack in shared memory. */
 void dsm__fault_thread_init(void)
 {
-  if (!dsm__protect)
-    return;
+  /* Also without protection (a job of one): the crash report of a stack
+   * overflow (crash.c) runs on it, or the thread dies unreported. */
   size_t sz = 256 * 1024;
   void *st = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (st == MAP_FAILED)

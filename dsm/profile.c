@@ -67,11 +67,22 @@ struct alloc_rec {
 };
 
 static char *path;
+static uint64_t t_start;           /* when the job started: the run time is from here */
+static uint64_t t_end;             /* when its shutdown began; 0: at the writing */
 static struct prof_page *pages;
 static struct span *spans;
 static size_t nspans, spans_cap, spans_dropped;
 static struct alloc_rec *allocs;
 static size_t nallocs, allocs_cap;
+
+struct name_rec {
+  int kind;
+  uint64_t key;
+  size_t size;
+  char *text;
+};
+static struct name_rec *names;
+static size_t nnames, names_cap;
 
 /* The message timeline: every message sent or taken in (transport.h's
  * hook), with the time and the thread. Slots are claimed with an atomic
@@ -130,6 +141,7 @@ void dsm__prof_init(void)
   spans = spans_cap ? malloc(spans_cap * sizeof *spans) : NULL;
   if (spans_cap && !spans)
     dsm__fatal(DSM__EXIT_FATAL, "DSM_PROFILE: out of memory for %zu spans", spans_cap);
+  t_start = dsm__now_ns();
   dsm__prof_on = 1;
 }
 
@@ -280,6 +292,54 @@ void dsm__prof_alloc_impl(const void *addr, size_t size, const char *site, const
   pthread_mutex_unlock(&rec_mu);
 }
 
+void dsm__prof_job_started(void)
+{
+  if (dsm__prof_on)
+    t_start = dsm__now_ns();
+}
+
+void dsm__prof_job_ending(void)
+{
+  if (dsm__prof_on && !t_end)
+    t_end = dsm__now_ns();
+}
+
+void dsm__prof_name_impl(int kind, uint64_t key, size_t size, const char *text)
+{
+  pthread_mutex_lock(&rec_mu);
+  for (size_t i = 0; i < nnames; i++)
+    if (names[i].kind == kind && names[i].key == key) {
+      /* One lock, several sites (every unnamed critical section is the
+       * same lock): "critical at a.c:10" and "critical at a.c:30" make
+       * "critical at a.c:10, a.c:30". */
+      const char *at = strrchr(text, ' ');
+      if (kind == DSM__PROF_NAME_LOCK && at && !strstr(names[i].text, at + 1) &&
+          strlen(names[i].text) < 400) {
+        char *t = NULL;
+        if (asprintf(&t, "%s, %s", names[i].text, at + 1) >= 0) {
+          free(names[i].text);
+          names[i].text = t;
+        }
+      }
+      pthread_mutex_unlock(&rec_mu);
+      return;
+    }
+  if (nnames == names_cap) {
+    size_t cap = names_cap ? 2 * names_cap : 64;
+    struct name_rec *n = realloc(names, cap * sizeof *n);
+    if (!n) {
+      pthread_mutex_unlock(&rec_mu);
+      return;
+    }
+    names = n;
+    names_cap = cap;
+  }
+  char *t = strdup(text);
+  if (t)
+    names[nnames++] = (struct name_rec){ kind, key, size, t };
+  pthread_mutex_unlock(&rec_mu);
+}
+
 /* ---- output ------------------------------------------------------------------------- */
 
 static void put_string(FILE *f, const char *s)
@@ -323,6 +383,18 @@ void dsm__prof_write(void)
   gethostname(host, sizeof host - 1);
   fputs(", \"host\": ", f);
   put_string(f, host);
+  /* The run time, on the spans' clock: dsmprof's share of it in the DSM. */
+  fprintf(f, ", \"start_us\": %.3f, \"end_us\": %.3f", t_start / 1e3,
+          (t_end ? t_end : dsm__now_ns()) / 1e3);
+  fprintf(f, ",\n \"names\": [");
+  for (size_t i = 0; i < nnames; i++) {
+    fprintf(f, "%s\n  {\"kind\": \"%s\", \"key\": %llu, \"size\": %zu, \"name\": ", i ? "," : "",
+            names[i].kind == DSM__PROF_NAME_LOCK ? "lock" : "var",
+            (unsigned long long)names[i].key, names[i].size);
+    put_string(f, names[i].text);
+    fputc('}', f);
+  }
+  fputc(']', f);
   fprintf(f, ",\n \"segments\": [");
   for (unsigned i = 0; i < dsm__nsegs; i++)
     fprintf(f, "%s{\"name\": \"%s\", \"base\": %lu, \"size\": %zu, \"first_page\": %u}",

@@ -24,6 +24,12 @@ extern int dsm__prof_on;
 
 /* After the regions are mapped; reads DSM_PROFILE. */
 void dsm__prof_init(void);
+/* When the job has started (every process has met the others): the run
+ * time that dsmprof divides is from here to dsm__prof_write. */
+void dsm__prof_job_started(void);
+/* When the job's collective shutdown begins: the run time ends here (the
+ * master then lingers to answer late EXITs, which is no part of the run). */
+void dsm__prof_job_ending(void);
 /* At exit, before the transport goes down: writes FILE.<rank>. */
 void dsm__prof_write(void);
 
@@ -71,6 +77,16 @@ static inline void dsm__prof_alloc(const void *addr, size_t size, const char *si
                                    const void *caller)
 {
   if (__builtin_expect(dsm__prof_on, 0)) dsm__prof_alloc_impl(addr, size, site, caller);
+}
+/* A name the program's compiler knows and the profile cannot find in the
+ * executable (ompdsmcc registers them, sync/omp_names.c): a variable at
+ * [key, key + size) (a local of main on the master's shared stack), or a
+ * lock by its id (a critical section, with its site). Kept once per key. */
+enum { DSM__PROF_NAME_VAR, DSM__PROF_NAME_LOCK };
+void dsm__prof_name_impl(int kind, uint64_t key, size_t size, const char *text);
+static inline void dsm__prof_name(int kind, uint64_t key, size_t size, const char *text)
+{
+  if (__builtin_expect(dsm__prof_on, 0)) dsm__prof_name_impl(kind, key, size, text);
 }
 /* A wait or service span of the application thread, for the timeline.
  * what: the faulting address for "fault", the id for "lock", "semaphore"

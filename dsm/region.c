@@ -118,6 +118,8 @@ void dsm__region_init(void)
   if (dsm__sysview == MAP_FAILED || pages == MAP_FAILED)
     dsm__fatal(DSM__EXIT_FATAL, "cannot reserve %zu MiB of address space: %s", off >> 20,
                strerror(errno));
+  /* Hundreds of MiB of address space: not for core files (crash.c). */
+  (void)madvise(pages, (size_t)dsm__npages * sizeof(dsm__page_t), MADV_DONTDUMP);
 #if defined(__SANITIZE_ADDRESS__)
   /* The page table holds the only pointers to twins, diffs and notices, and
    * LeakSanitizer does not look inside anonymous mappings unless told. */

@@ -26,6 +26,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
+#include "profile.h"
 #include "runtime.h"
 #include "transport.h"
 
@@ -165,6 +166,7 @@ void dsm__runtime_init(void)
   dsm__tp_stack_guard = private_stack;
   dsm__verbose = (int)dsm__env_long("DSM_DEBUG", 0, 0, 9);
   const char *r = getenv("DSM_RANK"), *s = getenv("DSM_SIZE");
+  int alone = 0;
   if (r && s) {
     dsm__rank = (unsigned)dsm__env_long("DSM_RANK", 0, 0, DSM__MAX_PROCS - 1);
     dsm__nprocs = (unsigned)dsm__env_long("DSM_SIZE", 1, 1, DSM__MAX_PROCS);
@@ -176,8 +178,9 @@ void dsm__runtime_init(void)
      * the size through PMIx (boot_pmix.h). */
     dsm__rank = 0;
     dsm__nprocs = 1;
+    alone = 1;
   }
-  dsm__threads_init();
+  dsm__threads_init(alone);
   dsm__prot_app_thread();
   dsm__bind_cpu();
   keep_freed_memory();
@@ -192,6 +195,7 @@ void dsm__runtime_init(void)
   dsm__lrc_init();
   dsm__alloc_init();
   dsm__fault_init();
+  dsm__crash_init(!dsm__protect);   /* libsigsegv has SIGSEGV when protecting */
   dsm__home_init();
   dsm__diff_send_init();
   dsm__pushed_init();
@@ -205,11 +209,13 @@ void dsm__runtime_start(void)
     dsm__tp_init(dsm__rank, dsm__nprocs);
     dsm__os_start();
   }
+  dsm__prof_job_started();
   dsm__started = 1;
 }
 
 void dsm__runtime_exit(void)
 {
+  dsm__prof_job_ending();
   dsm__stats_report();
   if (dsm__nprocs > 1)
     dsm__tp_shutdown();

@@ -151,10 +151,13 @@ static void check_lifeline(const struct pollfd *pf)
     return;
   char c[64];
   ssize_t rd = (pf->revents & POLLIN) ? read(U.lifeline, c, sizeof c) : 0;
+  if (rd > 0)
+    dsm__launcher_says(c, (size_t)rd);   /* dsmrun says why it stops the job */
   if (pf->revents & POLLNVAL)
     U.lifeline = -1;
-  else if (rd == 0 || (pf->revents & (POLLHUP | POLLERR)))
-    dsm__fatal(DSM__EXIT_PEER_LOST, "launcher went away");
+  else if (rd == 0 || (rd < 0 && errno != EAGAIN && errno != EINTR) ||
+           (rd < (ssize_t)sizeof c && (pf->revents & (POLLHUP | POLLERR))))
+    dsm__launcher_gone();
 }
 
 /* The server of the service socket goes to sleep until `next`: the socket

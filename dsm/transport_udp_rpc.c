@@ -528,7 +528,8 @@ static void on_abort(const struct hdr *h, const uint8_t *p, size_t n)
   for (size_t i = 0; i < m; i++)
     why[i] = p[i] < 32 || p[i] > 126 ? '?' : (char)p[i];
   why[m] = 0;
-  dsm__fatal(DSM__EXIT_PEER_LOST, "rank %u failed: %s", h->src, why);
+  /* util.c reads the reason and stops this process, saying why. */
+  dsm__peer_stopped(h->src, why);
 }
 
 /* What may arrive on each socket; anything else was not sent by a member of

@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,33 +28,149 @@ int dsm__verbose = 0;
  * not try to tell anyone. */
 int dsm__peers_known = 0;
 
-void dsm__fatal(int status, const char *fmt, ...)
+/* ---- how a process's end reaches the others ----------------------------------
+ *
+ * A process that ends the job before its collective shutdown (an error, a
+ * fatal signal, exit() inside a parallel region) tells every peer at once,
+ * in an ABORT whose text is "STATUS:WHAT": STATUS is the exit status it
+ * ends with, and WHAT completes the sentence "rank N ..." ("failed: ...",
+ * "exited with status 3", "was killed by SIGSEGV ..."). A peer that gets it
+ * stops with that sentence, and with status 0 when the sender's was 0
+ * (exit(0) in a region ends an OpenMP program successfully, on one machine
+ * as here), else 75, so that dsmrun names the sender, not the peers
+ * (issue 56). */
+
+/* Two threads may fail at once (the service thread sees the peer die while
+ * the application thread times out): the first one reports, the others wait
+ * for the _exit. A process that is leaving on its own (dsm__tell_peers from
+ * an exit) ignores what others tell it meanwhile. */
+static int entered, leaving;
+
+static void enter_once(void)
 {
-  /* Two threads may fail at once (the service thread sees the peer die while
-   * the application thread times out); the first one reports. */
-  static int entered;
   if (__atomic_exchange_n(&entered, 1, __ATOMIC_ACQ_REL)) {
     for (;;) pause();
   }
+}
+
+/* "dsm[rank]: label: msg" in one write, so lines of ranks do not mix. */
+static void say(const char *label, const char *msg)
+{
+  char line[600];
+  int n = snprintf(line, sizeof line, "dsm[%u]: %s: %s\n", dsm__rank, label, msg);
+  if (n > 0) {
+    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)w;
+  }
+}
+
+void dsm__tell_peers(int status, const char *what)
+{
+  __atomic_store_n(&leaving, 1, __ATOMIC_RELEASE);
+  if (!dsm__peers_known)
+    return;
+  char reason[512];
+  snprintf(reason, sizeof reason, "%d:%s", status, what);
+  dsm__tp_broadcast_abort(reason);
+}
+
+/* What this process's stdout holds goes out before it stops, when no other
+ * thread is in the middle of writing to it (then it is lost, as on _exit). */
+static void flush_stdout_if_free(void)
+{
+  if (ftrylockfile(stdout) == 0) {
+    fflush_unlocked(stdout);
+    funlockfile(stdout);
+  }
+}
+
+void dsm__peer_stopped(unsigned src, const char *reason)
+{
+  if (__atomic_load_n(&leaving, __ATOMIC_ACQUIRE))
+    return;
+  char *colon;
+  long sent = strtol(reason, &colon, 10);
+  const char *what = reason;
+  if (colon != reason && *colon == ':')
+    what = colon + 1;
+  else
+    sent = DSM__EXIT_FATAL;   /* not in the form above: a failure */
+  int status = sent == 0 ? 0 : DSM__EXIT_PEER_LOST;
+  enter_once();
+  char msg[512];
+  snprintf(msg, sizeof msg, "rank %u %s", src, what);
+  flush_stdout_if_free();
+  say("stopping", msg);
+  if (status == 0)
+    dsm__launcher_report('P');   /* not the one that ended the job */
+  if (status != 0)
+    dsm__pmix_abort(status, msg);
+  _exit(status);
+}
+
+void dsm__fatal(int status, const char *fmt, ...)
+{
+  enter_once();
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  /* One write so lines from different ranks do not interleave. */
-  char line[600];
-  int n = snprintf(line, sizeof line, "dsm[%u]: %s: %s\n", dsm__rank,
-                   status == DSM__EXIT_PEER_LOST ? "stopping" : "error", msg);
-  if (n > 0) {
-    ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-    (void)w;
+  say(status == DSM__EXIT_PEER_LOST ? "stopping" : "error", msg);
+  if (status != DSM__EXIT_PEER_LOST) {
+    char what[520];
+    snprintf(what, sizeof what, "failed: %s", msg);
+    dsm__tell_peers(status, what);
   }
-  if (dsm__peers_known && status != DSM__EXIT_PEER_LOST)
-    dsm__tp_broadcast_abort(msg);
   /* Under mpirun or srun, the launcher ends the other ranks too, even
    * those that have not met this one yet and would wait for it forever. */
   dsm__pmix_abort(status, msg);
   _exit(status);
+}
+
+/* ---- the launcher ---------------------------------------------------------
+ *
+ * dsmrun keeps one end of each rank's lifeline (DSM_LIFELINE): when it
+ * stops a job, it first writes why, in one line, and then closes its end;
+ * when it dies, the kernel closes it. The transport's service thread watches
+ * the lifeline and hands over what it reads and the close. Where the
+ * lifeline is a socket (ranks dsmrun starts on its own host or through an
+ * exec launcher), dsmrun also reads from it (DSM_REPORT_FD): 'S' when this
+ * process has joined the job, 'E' when it leaves in the collective
+ * shutdown. A rank that exits 0 after 'S' without 'E' ended the job early
+ * (_exit in a parallel region), which nothing else would tell dsmrun. */
+static char launcher_said[200];
+static size_t launcher_said_len;
+
+void dsm__launcher_says(const char *buf, size_t n)
+{
+  for (size_t i = 0; i < n && launcher_said_len + 1 < sizeof launcher_said; i++)
+    if (buf[i] != '\n')
+      launcher_said[launcher_said_len++] = buf[i] < 32 || buf[i] > 126 ? '?' : buf[i];
+  launcher_said[launcher_said_len] = 0;
+}
+
+void dsm__launcher_gone(void)
+{
+  if (launcher_said_len)
+    dsm__fatal(DSM__EXIT_PEER_LOST, "%s", launcher_said);
+  dsm__fatal(DSM__EXIT_PEER_LOST, "the launcher went away (dsmrun was killed, or the "
+             "connection to it was lost)");
+}
+
+void dsm__launcher_report(char what)
+{
+  static int fd = -2;
+  if (fd == -2) {
+    const char *v = getenv("DSM_REPORT_FD");
+    char *end;
+    long n = v && *v ? strtol(v, &end, 10) : -1;
+    fd = n >= 0 && n < (1 << 20) && *end == 0 ? (int)n : -1;
+  }
+  if (fd < 0)
+    return;
+  ssize_t w = send(fd, &what, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  (void)w;
 }
 
 void *dsm__xcalloc(size_t n, size_t size)

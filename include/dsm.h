@@ -44,7 +44,10 @@ DSM_API unsigned dsm_nprocs(void);
 DSM_API unsigned dsm_threads(void);
 
 /* ---- shared memory ------------------------------------------------------ */
-DSM_API void    *dsm_malloc(size_t size);            /* shared heap; any process, any time */
+/* The shared heap, from any process at any time. As malloc does, these
+ * return NULL with errno ENOMEM when memory runs out: when this process's
+ * slice of the heap (DSM_HEAP_MB over the processes) is full. */
+DSM_API void    *dsm_malloc(size_t size);
 DSM_API void     dsm_free(void *p);
 DSM_API void    *dsm_calloc(size_t n, size_t size);
 DSM_API void    *dsm_realloc(void *p, size_t size);

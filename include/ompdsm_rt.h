@@ -76,6 +76,13 @@ void __ompdsm_copyprivate(void *buf, size_t size, int executed);
 void __ompdsm_barrier(void);
 /* critical: name NULL for the unnamed critical section. */
 void __ompdsm_critical_start(const char *name);
+/* Names for the sharing profiler (dsmprof), each called once per site and
+ * process, doing nothing unless the job is profiled (sync/omp_names.c): a
+ * critical section's site, and a local that a region reaches by address
+ * (text: "x, a local of main (prog.c:12)"; addr is not const: to cc, a
+ * const pointer to an uninitialized variable is a read of it). */
+void __ompdsm_name_critical(const char *name, const char *site);
+void __ompdsm_name_local(void *addr, size_t size, const char *text);
 void __ompdsm_critical_end(const char *name);
 void __ompdsm_atomic_start(void);
 void __ompdsm_atomic_end(void);
@@ -85,7 +92,7 @@ void __ompdsm_flush(void);
 void __ompdsm_spin_flush(void);
 void __ompdsm_spin_end(void);
 
-/* The seed's extensions. A semaphore or condition is named by an identifier
+/* ompdsm's extensions (semaphores, conditions). One is named by an identifier
  * and an index (0 when written without [expr]). */
 void __ompdsm_sema_init(const char *name, int64_t index, int value);
 void __ompdsm_sema_wait(const char *name, int64_t index);

@@ -253,7 +253,8 @@ static void *task_stack_top;
 
 static size_t region_stack_size(void)
 {
-  return (size_t)dsm__env_long("DSM_REGION_STACK_MB", 64, 1, 1 << 16) << 20;
+  /* OMP_STACKSIZE when it asks for more than 64 MiB (issue 56) */
+  return dsm__omp_stack_size("DSM_REGION_STACK_MB", 64, 1);
 }
 
 void *dsm__shared_stack_new(void)
@@ -262,7 +263,7 @@ void *dsm__shared_stack_new(void)
   char *st = dsm_malloc(sz);
   if (!st)
     dsm__fatal(DSM__EXIT_FATAL, "cannot allocate a %zu MiB region stack in shared "
-               "memory (DSM_REGION_STACK_MB)", sz >> 20);
+               "memory (DSM_REGION_STACK_MB or OMP_STACKSIZE)", sz >> 20);
 #if defined(__SANITIZE_THREAD__)
   /* Under ThreadSanitizer the runtime's own frames go on this stack too,
    * and a first touch of one of its pages from inside the runtime, while it
@@ -284,13 +285,26 @@ void dsm__fork_shared_stacks(int on)
   shared_stacks = on;
 }
 
+/* Did the user size the stacks of region bodies (OMP_STACKSIZE, or
+ * DSM_REGION_STACK_MB)? A slave then runs them on a region stack of that
+ * size, as libgomp runs its workers on stacks of OMP_STACKSIZE, and not on
+ * its process's own stack, whose size is the shell's ulimit (issue 56). */
+static int sized_stack(void)
+{
+  static int asked = -1;
+  if (asked < 0)
+    asked = (getenv("OMP_STACKSIZE") && *getenv("OMP_STACKSIZE")) ||
+            (getenv("DSM_REGION_STACK_MB") && *getenv("DSM_REGION_STACK_MB"));
+  return asked;
+}
+
 static void run_region_body(void (*fn)(void *), void *arg)
 {
   if (shared_stacks) {
     if (!task_stack_top)
       task_stack_top = dsm__shared_stack_new();
     dsm__call_on_stack(fn, arg, task_stack_top);
-  } else if (dsm__nprocs > 1 && dsm__is_shared(__builtin_frame_address(0))) {
+  } else if (dsm__nprocs > 1 && (dsm__is_shared(__builtin_frame_address(0)) || sized_stack())) {
     if (!region_stack_top) {
       size_t sz = region_stack_size();
       void *st = mmap(NULL, sz, PROT_READ | PROT_WRITE,
@@ -459,6 +473,11 @@ void dsm_join(void)
     dsm__on_private_stack(join_impl, NULL);
   in_region = 0;
   dsm__team = dsm__nprocs;
+}
+
+int dsm__forkjoin_in_region(void)
+{
+  return in_region;
 }
 
 void dsm__forkjoin_release_slaves(int status)

@@ -690,6 +690,8 @@ static unsigned critical_id(const char *name)
   return name ? ID_CRITICAL_BASE + (fnv(name) & 0xffffffu) + 1 : ID_CRITICAL_BASE;
 }
 
+unsigned dsm__omp_critical_id(const char *name) { return critical_id(name); }
+
 void __ompdsm_critical_start(const char *name) { lock_acquire(critical_id(name)); }
 void __ompdsm_critical_end(const char *name) { lock_release(critical_id(name)); }
 void __ompdsm_atomic_start(void) { lock_acquire(ID_ATOMIC); }

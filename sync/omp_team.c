@@ -72,10 +72,11 @@ void dsm__team_run(void (*b)(void *, unsigned), void *a, unsigned n)
   while (nworkers < n - 1) {
     pthread_attr_t at;
     pthread_attr_init(&at);
-    /* Region bodies get the stack a program expects of a thread (libgomp
-     * gives workers their OMP_STACKSIZE, 2 MiB by default here is too
-     * small for the apps' recursive sorts). */
-    pthread_attr_setstacksize(&at, (size_t)dsm__env_long("DSM_THREAD_STACK_MB", 16, 1, 4096) << 20);
+    /* Region bodies get the stack a program expects of a thread: its
+     * OMP_STACKSIZE, as libgomp gives its workers (issue 56: it was read
+     * nowhere), else 16 MiB (2 MiB was too small for the apps' recursive
+     * sorts); DSM_THREAD_STACK_MB wins. */
+    pthread_attr_setstacksize(&at, dsm__omp_stack_size("DSM_THREAD_STACK_MB", 16, 0));
     pthread_t t;
     int e = pthread_create(&t, &at, worker_main, (void *)(uintptr_t)(nworkers + 1));
     pthread_attr_destroy(&at);

@@ -26,9 +26,13 @@ void dsm__team_unlock(void);
 void dsm__llock_acquire(unsigned id);
 int  dsm__llock_try(unsigned id);
 void dsm__llock_release(unsigned id);
-/* The seed's condition variables on such a lock: wait (holding it), and
+/* ompdsm's condition variables on such a lock: wait (holding it), and
  * signal/broadcast (holding it). */
 void dsm__llock_cond_wait(unsigned cond, unsigned id, unsigned who);
 void dsm__llock_cond_signal(unsigned cond, unsigned id, int all);
+
+/* The DSM lock id of the critical section name (NULL: the unnamed one),
+ * and of atomic and ordered (omp_rt.c); the sharing profiler names them. */
+unsigned dsm__omp_critical_id(const char *name);
 
 #endif

@@ -39,8 +39,11 @@ void dsm__forkjoin_release_slaves(int status);
 /* Run region bodies on stacks in shared memory: the OpenMP layer asks for
  * it at start-up when the program has tasks (a task's frames may be read
  * by the process that steals it). Set from above, so that the primitive
- * never asks the layer above it (tools/check-layers.sh). */
+ * never asks the layer above it. */
 void dsm__fork_shared_stacks(int on);
+/* Is a parallel region running (the master between fork and join, a slave
+ * running a region's body)? */
+int dsm__forkjoin_in_region(void);
 /* dsm_fork with a team of the first `team` processes (ompdsmcc's num_threads). */
 void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
 /* Write the bytes dsm_distribute pushed here; at every acquire that ends a

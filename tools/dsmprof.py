@@ -9,8 +9,12 @@ for it, who read and wrote it, and at its home the epochs in which several
 processes wrote it at disjoint bytes (false sharing) or at the same bytes
 (true sharing); they also record their waits. dsmprof adds the ranks up,
 names the variable each page belongs to (a global from the executable's
-symbol table, a heap block by its allocation site) and prints the variables
-by bytes moved, the falsely shared ones, and the time each rank waited.
+symbol table, a heap block by its allocation site, a local of main by the
+name and line ompdsmcc registered) and prints first the share of the run
+time that went to the DSM and its top cause, then where each process's
+time went, the variables by bytes moved, the falsely shared ones, and the
+locks (critical sections by their sites). The transport's message
+latencies only with --messages.
 The timeline goes to a Chrome trace (open it in Perfetto or
 chrome://tracing), the traffic per variable to a PNG plot (gnuplot).
 """
@@ -18,6 +22,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -114,6 +119,8 @@ def name_pages(parts, pages):
     syms = global_symbols(exe)
     allocs = [a for d in parts for a in d["allocs"]]
     callers = resolve_callers(exe, [a["caller"] for a in allocs if not a.get("site")])
+    local_names = sorted({(n["key"], n["size"], n["name"]) for d in parts
+                          for n in d.get("names", []) if n["kind"] == "var"})
     names = {}
     for addr in pages:
         lo, hi = addr, addr + psz
@@ -136,11 +143,117 @@ def name_pages(parts, pages):
                 ov = min(hi, end) - max(lo, start)
                 if ov > best_overlap:
                     best, best_overlap = name, ov
+            if best is None:
+                best = locals_on_page(local_names, lo, hi)
         if best is None:
             where = seg["name"] if seg else "shared memory"
             best = f"{where} page at {hex(addr)}"
         names[addr] = best
     return names
+
+
+LOCAL_RE = re.compile(r"^(.*), a local of (.*) \((.*)\)$")
+
+
+def locals_on_page(local_names, lo, hi):
+    """The master's locals (named by ompdsmcc) on [lo, hi): "x, a local of
+    main (f.c:3)" for one; "locals of main: x (f.c:3), y (f.c:4)" for more."""
+    on = [name for key, size, name in local_names if key < hi and key + max(size, 1) > lo]
+    if not on:
+        return None
+    if len(on) == 1:
+        return on[0]
+    parsed = [LOCAL_RE.match(t) for t in on]
+    if all(parsed) and len({m.group(2) for m in parsed}) == 1:
+        return f"locals of {parsed[0].group(2)}: " + ", ".join(
+            f"{m.group(1)} ({m.group(3)})" for m in parsed)
+    return "; ".join(on)
+
+
+def lock_names(parts):
+    """Lock id -> a name: critical sections by their sites (ompdsmcc tells
+    the runtime), atomic and ordered by their fixed ids, the rest by range."""
+    names = {}
+    for d in parts:
+        for n in d.get("names", []):
+            if n["kind"] == "lock":
+                old = names.get(n["key"])
+                if old and old != n["name"]:    # sites seen by different ranks
+                    sites = old.split(" at ", 1)[1].split(", ") + n["name"].split(" at ", 1)[1].split(", ")
+                    names[n["key"]] = old.split(" at ", 1)[0] + " at " + ", ".join(dict.fromkeys(sites))
+                else:
+                    names[n["key"]] = n["name"]
+    return names
+
+
+def lock_name(names, kind, ident):
+    if kind == "semaphore":
+        return f"semaphore {ident:#x}"
+    if ident in names:
+        return names[ident]
+    if ident == 0x7f000000:
+        return "atomic (every atomic construct)"
+    if ident == 0x7f000001:
+        return "ordered"
+    if ident == 0x70000000:
+        return "critical (unnamed)"
+    if 0x70000000 < ident < 0x71000000:
+        return f"a named critical section ({ident:#x})"
+    if 0x40000000 <= ident < 0x50000000:
+        return f"an omp_lock_t ({ident:#x})"
+    return f"lock {ident:#x}"
+
+
+def table(headers, rows, right):
+    """Lines of a table whose columns fit their widest cell; right[i]: align
+    column i to the right (numbers)."""
+    w = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    def line(cells):
+        return "  " + "  ".join(c.rjust(w[i]) if right[i] else c.ljust(w[i])
+                                for i, c in enumerate(cells)).rstrip()
+    return [line(headers)] + [line(r) for r in rows]
+
+
+# Waits that are not the DSM's cost: a slave waiting for the master's
+# serial code between regions.
+IDLE = ("fork wait",)
+WAIT_ORDER = ("fault", "barrier", "lock", "semaphore", "join", "gc", "fork wait")
+WAIT_TITLES = {"fault": "page faults", "barrier": "barriers", "lock": "locks",
+               "semaphore": "semaphores", "join": "join", "gc": "gc", "fork wait": "fork wait"}
+
+
+def run_times(parts):
+    """rank -> run time in ms: from the profile's start to its end, or (an
+    older profile) the span of its records."""
+    out = {}
+    for d in parts:
+        if "start_us" in d and "end_us" in d:
+            out[d["rank"]] = (d["end_us"] - d["start_us"]) / 1e3
+        elif d["spans"]:
+            out[d["rank"]] = (max(s[1] + s[2] for s in d["spans"]) -
+                              min(s[1] for s in d["spans"])) / 1e3
+    return out
+
+
+def top_cause(slow, sw, w, lnames):
+    """The largest single cost, as a sentence: a variable's page faults, a
+    lock or semaphore, barriers, the join, or garbage collection."""
+    cands = []
+    if slow:
+        name, v = slow[0]
+        nf = v["read_faults"] + v["write_faults"]
+        cands.append((v["fault_ms"], f"page faults on {name} ({v['fault_ms']:.1f} ms, {nf} faults)"))
+    if sw:
+        (kind, ident), (ms, cnt) = sw[0]
+        cands.append((ms, f"waiting for {lock_name(lnames, kind, ident)} ({ms:.1f} ms, {cnt} waits)"))
+    for k, what in (("barrier", "waiting at barriers for the slowest process"),
+                    ("join", "the master waiting at the end of parallel regions for the "
+                             "slowest process"),
+                    ("gc", "garbage collection of the consistency data")):
+        ms = sum(r.get(k, 0.0) for r in w.values())
+        if ms > 0:
+            cands.append((ms, f"{what} ({ms:.1f} ms)"))
+    return max(cands)[1] if cands else None
 
 
 def ranks_of(mask, n):
@@ -373,6 +486,8 @@ def main():
     ap.add_argument("--trace", metavar="OUT", help="Chrome trace (default FILE.trace.json)")
     ap.add_argument("--png", metavar="OUT", help="plot of bytes per variable (default FILE.png)")
     ap.add_argument("--no-png", action="store_true", help="do not write the plot")
+    ap.add_argument("--messages", action="store_true",
+                    help="also the transport's messages and their latencies (one host only)")
     a = ap.parse_args()
     if a.top < 1:
         die("--top must be at least 1", 2)
@@ -386,14 +501,41 @@ def main():
     ranked = sorted(vars_.items(), key=lambda kv: (-kv[1]["bytes_in"], kv[0]))
 
     print(f"ompdsm sharing profile: {a.profile} ({n} processes, {parts[0]['exe']})")
+    lnames = lock_names(parts)
+    sw = sorted(sync_waits(parts).items(), key=lambda kv: -kv[1][0])
+    slow = sorted(((k, v) for k, v in vars_.items() if v["fault_ms"] > 0),
+                  key=lambda kv: -kv[1]["fault_ms"])
+
+    # The first screen: how much of the run the DSM took, and for what.
+    run_ms = run_times(parts)
+    in_dsm = {r: sum(ms for k, ms in w.get(r, {}).items() if k not in IDLE) for r in run_ms}
+    total_run = sum(run_ms.values())
+    if total_run > 0:
+        share = 100.0 * sum(in_dsm.values()) / total_run
+        print(f"\nrun time {max(run_ms.values()) / 1e3:.2f} s; {share:.0f}% of the processes' time "
+              f"went to the DSM (page faults, and waits for other processes)")
+    cause = top_cause(slow, sw, w, lnames)
+    if cause:
+        print(f"top cause: {cause}")
+    kinds = [k for k in WAIT_ORDER if any(k in r for r in w.values())]
+    kinds += sorted({k for r in w.values() for k in r} - set(kinds))
+    rows = [[str(r), f"{run_ms.get(r, 0.0):.1f}", f"{in_dsm.get(r, 0.0):.1f}"] +
+            [f"{w.get(r, {}).get(k, 0.0):.1f}" for k in kinds] for r in sorted(run_ms)]
+    print("\nwhere each process's time went, ms (fork wait: a slave waiting for the master's "
+          "serial code, not counted in the DSM):")
+    for line in table(["rank", "run time", "in the DSM"] + [WAIT_TITLES.get(k, k) for k in kinds],
+                      rows, [True] * (3 + len(kinds))):
+        print(line)
+
     total = sum(v["bytes_in"] for v in vars_.values())
     print(f"\nbytes moved: {human(total)} in all; variables by bytes moved:")
-    print(f"  {'variable':<56} {'bytes':>10} {'pages':>6} {'faults r/w':>12} "
-          f"{'diffs':>6}  sharing  readers / writers")
-    for name, v in ranked[:a.top]:
-        print(f"  {name[:56]:<56} {human(v['bytes_in']):>10} {v['pages']:>6} "
-              f"{v['read_faults']:>5}/{v['write_faults']:<6} {v['diffs_made']:>6}  "
-              f"{v['sharing']:<7}  {ranks_of(v['readers'], n)} / {ranks_of(v['writers'], n)}")
+    rows = [[name, human(v["bytes_in"]), str(v["pages"]),
+             f"{v['read_faults']}/{v['write_faults']}", str(v["diffs_made"]), v["sharing"],
+             f"{ranks_of(v['readers'], n)} / {ranks_of(v['writers'], n)}"]
+            for name, v in ranked[:a.top]]
+    for line in table(["variable", "bytes", "pages", "faults r/w", "diffs", "sharing",
+                       "readers / writers"], rows, [False, True, True, True, True, False, False]):
+        print(line)
     unread = sum(v["bytes_in"] for v in vars_.values() if v["sharing"] == "unread")
     if unread:
         print(f"  ({human(unread)} went to pages no process then touched: copies fetched "
@@ -406,44 +548,44 @@ def main():
         print(f"  {name}: {v['false_sharing_pages']} of its {v['pages']} page(s), "
               f"{v['false_sharing_epochs']} page-epochs, writers {ranks_of(v['writers'], n)}; "
               f"align each process's part to a page of its own")
-    slow = sorted(((k, v) for k, v in vars_.items() if v["fault_ms"] > 0),
-                  key=lambda kv: -kv[1]["fault_ms"])
     print("\nvariables by time waiting for their page faults (all ranks):")
     if not slow:
         print("  none")
-    for name, v in slow[:a.top]:
-        nf = v["read_faults"] + v["write_faults"]
-        print(f"  {name[:56]:<56} {v['fault_ms']:>10.1f} ms  {nf:>7} faults")
-    sw = sorted(sync_waits(parts).items(), key=lambda kv: -kv[1][0])
+    else:
+        rows = [[name, f"{v['fault_ms']:.1f}", str(v["read_faults"] + v["write_faults"])]
+                for name, v in slow[:a.top]]
+        for line in table(["variable", "ms", "faults"], rows, [False, True, True]):
+            print(line)
     if sw:
-        print("\nlocks and semaphores by time waiting (all ranks; ids from 0x40000000 are "
-              "the OpenMP runtime's: critical, atomic, omp locks):")
-        for (kind, ident), (ms, cnt) in sw[:a.top]:
-            print(f"  {kind} {ident:#x}: {ms:.1f} ms in {cnt} waits")
-    print("\ntime waiting, ms (barrier, lock, semaphore, join / fork wait, page faults, gc):")
-    kinds = sorted({k for r in w.values() for k in r})
-    print("  rank " + "".join(f"{k:>12}" for k in kinds))
-    for r in sorted(w):
-        print(f"  {r:>4} " + "".join(f"{w[r].get(k, 0.0):>12.1f}" for k in kinds))
+        print("\nlocks and semaphores by time waiting (all ranks):")
+        rows = [[lock_name(lnames, kind, ident), f"{ms:.1f}", str(cnt)]
+                for (kind, ident), (ms, cnt) in sw[:a.top]]
+        for line in table(["lock", "ms", "waits"], rows, [False, True, True]):
+            print(line)
 
     lat = {}
     # Both ends of each message, paired once for the table and the trace;
-    # only when one clock timed them all.
+    # only when one clock timed them all. The table is the transport's
+    # business, not the program's: only with --messages.
     pairs = msg_pairs(parts) if one_host(parts) else None
-    if any(d.get("msgs") for d in parts):
+    if a.messages and any(d.get("msgs") for d in parts):
         print("\nmessages, from sent to taken in by its handler (a request or one-way) or by "
               "its caller (a reply), us:")
         if pairs is None:
             print("  the ranks ran on different hosts, whose clocks do not compare: not shown")
         else:
             lat, on_svc = msg_latencies(pairs)
-            print(f"  {'message':<22} {'count':>7} {'median':>9} {'p90':>9} {'p99':>9} "
-                  f"{'max':>9}  on the service thread")
+            rows = []
             for (typ, kind), v in sorted(lat.items(), key=lambda kv: -sum(kv[1])):
                 q = lambda f: v[min(len(v) - 1, int(f * len(v)))]
-                name = msg_name(typ, kind)
-                print(f"  {name:<22} {len(v):>7} {q(0.5):>9.1f} {q(0.9):>9.1f} {q(0.99):>9.1f} "
-                      f"{v[-1]:>9.1f}  {100.0 * on_svc[(typ, kind)] / len(v):.0f}%")
+                rows.append([msg_name(typ, kind), str(len(v)), f"{q(0.5):.1f}", f"{q(0.9):.1f}",
+                             f"{q(0.99):.1f}", f"{v[-1]:.1f}",
+                             f"{100.0 * on_svc[(typ, kind)] / len(v):.0f}%"])
+            for line in table(["message", "count", "median", "p90", "p99", "max",
+                               "on the service thread"], rows, [False] + [True] * 6):
+                print(line)
+    elif pairs is not None:
+        lat, _ = msg_latencies(pairs)
     trace = a.trace or a.profile + ".trace.json"
     write_trace(parts, trace, pairs)
     print(f"\ntimeline: {trace} (open in https://ui.perfetto.dev)")

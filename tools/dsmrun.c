@@ -11,9 +11,11 @@
  * The exit policy is here. dsmrun's status is the failing rank's (128 plus
  * the signal when it was killed), 124 when --max-time expired, 128 plus the
  * signal when dsmrun itself was stopped, 2 for bad usage (dsmrun_msg.c),
- * and 0 only when every rank exited 0. The rank named is the one that
- * failed by itself: a rank that exits with 75 stopped because *another*
- * rank failed, so it is blamed only when nobody else is to blame.
+ * and 0 only when every rank exited 0 or a rank ended the job with status
+ * 0 (exit(0) inside a parallel region ends an OpenMP program successfully;
+ * the ranks stopped because of it are not failures). The rank named is the
+ * one that failed by itself: a rank that exits with 75 stopped because
+ * *another* rank failed, so it is blamed only when nobody else is to blame.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -76,6 +78,11 @@ static int exit_status(dsmrun_job_t *j)
 {
   int status = 0;
   dsmrun_rank_t *c = culprit(j);
+  /* Ranks that stopped (75) because another ended the job with status 0
+   * are not failures. */
+  if (c && j->ended_by && WIFEXITED(c->wstatus) &&
+      WEXITSTATUS(c->wstatus) == DSMRUN_EXIT_PEER_LOST)
+    c = NULL;
   if (c) {
     if (WIFEXITED(c->wstatus)) {
       dsmrun_note("rank %u (host %s, pid %d) exited with status %d", c->id, c->host,
@@ -90,6 +97,8 @@ static int exit_status(dsmrun_job_t *j)
     status = 124;
   } else if (j->stop_signal) {
     status = 128 + j->stop_signal;
+  } else if (j->ended_by) {
+    status = 0;   /* a rank ended the job with exit(0): a success, as on one machine */
   } else {
     for (unsigned i = 0; i < j->n; i++)
       if (dsmrun_failed(j->r[i].wstatus))

@@ -11,6 +11,7 @@
  *   dsmrun_cmdline.c  word vectors, launcher templates, shell quoting
  *   dsmrun_spawn.c    starting the ranks: here, through a launcher, over ssh
  *   dsmrun_io.c       forwarding the ranks' output, whole lines at a time
+ *   dsmrun_life.c     the lifeline: why dsmrun stops a job, what a rank reports
  *   dsmrun_job.c      the running job: signals, reaping, stopping, deadlines
  *   dsmrun_sanitizer.c  ASan defaults (no leak check for a short-lived tool)
  */
@@ -51,6 +52,7 @@ void dsmrun_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "SIGTERM"; the buffer is static. */
 const char *dsmrun_signame(int sig);
 void *dsmrun_xmalloc(size_t n);
+void *dsmrun_xrealloc(void *p, size_t n);
 char *dsmrun_xstrdup(const char *s);
 char *dsmrun_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -70,6 +72,8 @@ typedef struct dsmrun_opts {
   const char *bind_to; /* --bind-to: "core" or "none"; NULL = libdsm's default (core) */
   unsigned threads;   /* --threads: DSM_THREADS for every rank; 0 = not given */
   char *profile;      /* --profile FILE, made absolute: DSM_PROFILE for every rank */
+  char **exports;     /* -x: "VAR=VALUE" for every rank, NULL-terminated (or NULL) */
+  unsigned nexports;
   char **prog;        /* prog and its arguments, NULL-terminated */
 } dsmrun_opts_t;
 
@@ -149,6 +153,18 @@ int  dsmrun_pump(dsmrun_linebuf_t *lb, int tag, int drain);
  * drop the output. Async-signal-safe. */
 void dsmrun_write_all(int fd, const char *buf, size_t len);
 
+/* ---- dsmrun_life.c --------------------------------------------------------- */
+
+struct dsmrun_rank;   /* dsmrun_job.c's table */
+
+/* Make r's lifeline: a socket pair when two_way (the rank reports on it),
+ * else a pipe. Sets r->life_w; *rank_end is the end for the rank. */
+void dsmrun_life_open(struct dsmrun_rank *r, int two_way, int *rank_end);
+/* Take in the records the rank wrote (never blocks). */
+int  dsmrun_life_read(struct dsmrun_rank *r);
+/* Write why (one line; NULL: nothing) to a rank still running, and close. */
+void dsmrun_life_close(struct dsmrun_rank *r, const char *why);
+
 /* ---- dsmrun_job.c ---------------------------------------------------------- */
 
 typedef struct dsmrun_rank {
@@ -160,7 +176,11 @@ typedef struct dsmrun_rank {
   int wstatus;
   int signalled;        /* dsmrun sent it a signal before it exited */
   unsigned exit_seq;    /* order of exits, 1-based */
-  int life_w;           /* write end of its lifeline; -1 once closed */
+  int life_w;           /* dsmrun's end of its lifeline; -1 once closed */
+  int reports;          /* life_w is a socket the rank writes records to */
+  int reports_done;     /* its end is closed: no more records */
+  int joined;           /* it reported 'S': a libdsm process */
+  char record;          /* its last record of how it leaves: 'E', 'X', 'P' or 0 */
   dsmrun_linebuf_t out, err;
 } dsmrun_rank_t;
 
@@ -173,11 +193,13 @@ typedef struct dsmrun_job {
   int sigfd;
   /* teardown */
   int stopping;         /* SIGTERM (or a forwarded signal) has gone out */
+  int64_t term_at;      /* when ranks told through their lifeline get SIGTERM; 0 = not */
   int64_t kill_at;      /* when to escalate to SIGKILL; 0 = not scheduled */
   int64_t stop_at;      /* delayed stop (blame grace); 0 = not scheduled */
   int64_t max_at;       /* --max-time deadline; 0 = none */
   int stop_signal;      /* a signal dsmrun got and forwarded; 0 = none */
   int max_time_hit;
+  dsmrun_rank_t *ended_by; /* a rank that ended the job early with status 0 */
   int master_sock;      /* the master's UDP socket, for a rank 0 started here; -1 */
 } dsmrun_job_t;
 
@@ -187,9 +209,11 @@ typedef struct dsmrun_job {
 void dsmrun_job_prepare(dsmrun_job_t *j, sigset_t *orig_mask);
 /* Forward output, reap and stop until every rank is gone. */
 void dsmrun_job_run(dsmrun_job_t *j);
-/* Stop every rank still running: close the lifelines, send sig, and
- * schedule SIGKILL. */
-void dsmrun_job_stop(dsmrun_job_t *j, int sig);
+/* Stop every rank still running: tell each why (its lifeline, then closed),
+ * send sig, and schedule SIGKILL. Ranks that can stop by themselves on the
+ * lifeline (libdsm's, which reported 'S') get a SIGTERM only if they have
+ * not a moment later. */
+void dsmrun_job_stop(dsmrun_job_t *j, int sig, const char *why);
 /* Is this wait status anything but exit 0? */
 int  dsmrun_failed(int wstatus);
 

@@ -9,6 +9,8 @@
  *   DSM_TIMEOUT, DSM_TRANSPORT, DSM_STATS   from the options
  *   DSM_THREADS          application threads per process (--threads)
  *   DSM_LIFELINE         the descriptor of the lifeline (dsmrun_spawn.c)
+ *   DSM_REPORT_FD        the same descriptor, when the rank may write its
+ *                        records to dsmrun on it (dsmrun_life.c)
  *   DSM_MASTER_FD        rank 0 started here: the descriptor of the UDP
  *                        socket dsmrun bound to the master's port
  *
@@ -18,7 +20,8 @@
  * the option that sets it was given, and passes through otherwise. Ranks
  * started through ssh get a fresh environment from sshd, so the library's
  * and OpenMP's settings (DSM_DEBUG, DSM_STATS=json:..., DSM_THREADS, OMP_*)
- * are carried over explicitly.
+ * are carried over explicitly, with what mpirun's -x names (-x VAR, -x
+ * VAR=VALUE), which ranks started here get too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +47,7 @@ static int is_job_var(const char *e, const dsmrun_opts_t *o)
   static const char *const ours[] = {
     "DSM_RANK=", "DSM_SIZE=", "DSM_MASTER=", "DSM_KEY=", "DSM_TIMEOUT=",
     "DSM_TRANSPORT=", "DSM_LIFELINE=", "DSM_LOCAL_RANK=", "DSM_LOCAL_SIZE=",
-    "DSM_HOST_INDEX=", "DSM_CPU_BIND=", "DSM_MASTER_FD=",
+    "DSM_HOST_INDEX=", "DSM_CPU_BIND=", "DSM_MASTER_FD=", "DSM_REPORT_FD=",
   };
   for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
     if (strncmp(e, ours[i], strlen(ours[i])) == 0)
@@ -77,22 +80,35 @@ dsmrun_strv_t dsmrun_rank_vars(const dsmrun_job_t *j, unsigned rank, const dsmru
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_PROFILE=%s", j->o.profile));
   if (lifeline >= 0)
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_LIFELINE=%d", lifeline));
+  if (lifeline >= 0 && j->r[rank].reports)
+    dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_REPORT_FD=%d", lifeline));
   if (master_fd >= 0)
     dsmrun_strv_push(&v, dsmrun_xasprintf("DSM_MASTER_FD=%d", master_fd));
   return v;
 }
 
-/* dsmrun's environment minus stale job variables; with settings_only, just
- * the DSM_* and OMP_* among them. */
+/* Is e ("NAME=...") a variable that -x sets? */
+static int is_exported(const char *e, const dsmrun_opts_t *o)
+{
+  size_t n = strcspn(e, "=");
+  for (unsigned i = 0; i < o->nexports; i++)
+    if (strncmp(o->exports[i], e, n) == 0 && o->exports[i][n] == '=')
+      return 1;
+  return 0;
+}
+
+/* dsmrun's environment minus stale job variables, then what -x says;
+ * with settings_only, just the DSM_* and OMP_* among them and the -x ones. */
 static dsmrun_strv_t inherited(const dsmrun_opts_t *o, int settings_only)
 {
   dsmrun_strv_t env = { 0 };
   for (char **e = environ; *e; e++) {
-    if (is_job_var(*e, o))
+    if (is_job_var(*e, o) || is_exported(*e, o))
       continue;
     if (!settings_only || strncmp(*e, "DSM_", 4) == 0 || strncmp(*e, "OMP_", 4) == 0)
       dsmrun_strv_push(&env, *e);
   }
+  dsmrun_strv_extend(&env, o->exports);
   return env;
 }
 

@@ -31,10 +31,13 @@
 
 #include "dsmrun.h"
 
-/* How long SIGTERM gets before SIGKILL, and how long the culprit of a
- * failure gets to exit by itself after its victims exited with 75. */
+/* How long SIGTERM gets before SIGKILL, how long the culprit of a
+ * failure gets to exit by itself after its victims exited with 75, and how
+ * long a libdsm rank gets to stop by itself on its lifeline (saying why)
+ * before it gets the SIGTERM. */
 #define KILL_GRACE_MS 2000
 #define BLAME_GRACE_MS 1000
+#define LIFELINE_GRACE_MS 1000
 
 /* The job's clock: monotonic milliseconds. */
 static int64_t now_ms(void)
@@ -56,30 +59,42 @@ static void kill_rank(dsmrun_rank_t *r, int sig)
   kill(r->pid, sig);
 }
 
-static void close_lifelines(dsmrun_job_t *j)
+/* A rank that stops by itself when its lifeline closes, and says why. */
+static int stops_by_itself(const dsmrun_rank_t *r)
 {
-  for (unsigned i = 0; i < j->n; i++)
-    if (j->r[i].life_w >= 0) {
-      close(j->r[i].life_w);
-      j->r[i].life_w = -1;
-    }
+  return r->joined && r->reports;
 }
 
-void dsmrun_job_stop(dsmrun_job_t *j, int sig)
+static void signal_rank(dsmrun_rank_t *r, int sig)
 {
-  close_lifelines(j);
+  kill_rank(r, sig);
+  /* A stopped rank (SIGSTOP, ^Z in its own terminal) keeps the signal
+   * pending and would go only at the SIGKILL, KILL_GRACE_MS later;
+   * continued, it takes the signal now, as kill(1)'s users do with
+   * SIGTERM and SIGCONT. */
+  if (sig != SIGKILL)
+    kill_rank(r, SIGCONT);
+}
+
+void dsmrun_job_stop(dsmrun_job_t *j, int sig, const char *why)
+{
+  int64_t now = now_ms();
+  /* dsmrun's own SIGTERM goes at once only to ranks that do not stop on
+   * the lifeline; the others get it if still running LIFELINE_GRACE_MS
+   * later. A signal dsmrun was sent is forwarded at once, to run the
+   * program's handler, and SIGKILL is never delayed. */
+  int patient = sig == SIGTERM && !j->stopping && !j->stop_signal;
   for (unsigned i = 0; i < j->n; i++) {
-    kill_rank(&j->r[i], sig);
-    /* A stopped rank (SIGSTOP, ^Z in its own terminal) keeps the signal
-     * pending and would go only at the SIGKILL, KILL_GRACE_MS later;
-     * continued, it takes the signal now, as kill(1)'s users do with
-     * SIGTERM and SIGCONT. */
-    if (sig != SIGKILL)
-      kill_rank(&j->r[i], SIGCONT);
+    dsmrun_rank_t *r = &j->r[i];
+    dsmrun_life_close(r, why);
+    if (patient && r->alive && stops_by_itself(r))
+      j->term_at = now + LIFELINE_GRACE_MS;
+    else
+      signal_rank(r, sig);
   }
   if (!j->stopping) {
     j->stopping = 1;
-    j->kill_at = now_ms() + KILL_GRACE_MS;
+    j->kill_at = (j->term_at ? j->term_at : now) + KILL_GRACE_MS;
   }
   j->stop_at = 0;
 }
@@ -87,6 +102,16 @@ void dsmrun_job_stop(dsmrun_job_t *j, int sig)
 int dsmrun_failed(int wstatus)
 {
   return !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+}
+
+/* What a rank's lifeline says of a job stopped because of r. */
+static char *blame_line(const dsmrun_rank_t *r, int wstatus)
+{
+  if (WIFEXITED(wstatus))
+    return dsmrun_xasprintf("rank %u exited with status %d; dsmrun stops the job", r->id,
+                            WEXITSTATUS(wstatus));
+  return dsmrun_xasprintf("rank %u was killed by signal %s; dsmrun stops the job", r->id,
+                          dsmrun_signame(WTERMSIG(wstatus)));
 }
 
 /* r has exited: record how and in what order, and stop the job if r
@@ -97,10 +122,9 @@ static void on_rank_exit(dsmrun_job_t *j, dsmrun_rank_t *r, int wstatus)
   r->wstatus = wstatus;
   r->exit_seq = ++j->exit_seq;
   j->nalive--;
-  if (r->life_w >= 0) {
-    close(r->life_w);
-    r->life_w = -1;
-  }
+  /* Everything it reported is in the socket by now. */
+  dsmrun_life_read(r);
+  dsmrun_life_close(r, NULL);
   if (j->o.verbose) {
     if (WIFEXITED(wstatus))
       dsmrun_note("rank %u (pid %d) exited with status %d", r->id, (int)r->pid,
@@ -109,14 +133,38 @@ static void on_rank_exit(dsmrun_job_t *j, dsmrun_rank_t *r, int wstatus)
       dsmrun_note("rank %u (pid %d) killed by signal %s", r->id, (int)r->pid,
                   dsmrun_signame(WTERMSIG(wstatus)));
   }
-  if (!dsmrun_failed(wstatus) || j->stopping)
+  if (j->stopping)
     return;
-  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == DSMRUN_EXIT_PEER_LOST) {
-    /* A victim: the culprit is probably exiting right now. */
+  if (!dsmrun_failed(wstatus)) {
+    /* A libdsm rank that exits 0 without leaving in the collective
+     * shutdown ended the job (exit or _exit inside a parallel region), as
+     * the same call ends an OpenMP program on one machine: with status 0.
+     * One that said so ('X') told the others itself; give them a moment. */
+    if (!r->joined || r->record == 'E' || r->record == 'P' || !j->nalive)
+      return;
+    if (!j->ended_by)
+      j->ended_by = r;
+    if (r->record == 'X') {
+      if (!j->stop_at)
+        j->stop_at = now_ms() + BLAME_GRACE_MS;
+    } else {
+      char *why = dsmrun_xasprintf("rank %u exited with status 0 before the job's end, "
+                                   "which ends the job; dsmrun stops it", r->id);
+      dsmrun_job_stop(j, SIGTERM, why);
+      free(why);
+    }
+    return;
+  }
+  if ((WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == DSMRUN_EXIT_PEER_LOST) ||
+      r->record == 'X') {
+    /* A victim: the culprit is probably exiting right now. Or a rank that
+     * told the others itself why the job ends: they are stopping. */
     if (!j->stop_at)
       j->stop_at = now_ms() + BLAME_GRACE_MS;
   } else {
-    dsmrun_job_stop(j, SIGTERM);
+    char *why = blame_line(r, wstatus);
+    dsmrun_job_stop(j, SIGTERM, why);
+    free(why);
   }
 }
 
@@ -174,6 +222,8 @@ static int poll_timeout(const dsmrun_job_t *j)
     next = j->max_at;
   if (j->stop_at && j->stop_at < next)
     next = j->stop_at;
+  if (j->term_at && j->term_at < next)
+    next = j->term_at;
   if (j->kill_at && j->kill_at < next)
     next = j->kill_at;
   return next == INT64_MAX ? -1 : next <= now ? 0
@@ -191,13 +241,15 @@ static void take_signals(dsmrun_job_t *j)
       continue;                       /* reaped by the loop */
     if (j->stop_signal) {
       /* Asked twice: no more patience. */
-      dsmrun_job_stop(j, SIGKILL);
+      dsmrun_job_stop(j, SIGKILL, NULL);
       continue;
     }
     j->stop_signal = sig;
     dsmrun_note("got %s; stopping the job", dsmrun_signame(sig));
     /* Forward the same signal, so that a program's handler runs. */
-    dsmrun_job_stop(j, sig);
+    char *why = dsmrun_xasprintf("dsmrun got %s and stops the job", dsmrun_signame(sig));
+    dsmrun_job_stop(j, sig, why);
+    free(why);
   }
 }
 
@@ -235,6 +287,32 @@ static void dump_stacks(dsmrun_job_t *j)
   }
 }
 
+/* Why a delayed stop stops the job: the first rank that failed by itself,
+ * or ended the job, else the first that gave up on another. The buffer is
+ * static. */
+static const char *stop_reason(const dsmrun_job_t *j)
+{
+  static char buf[200];
+  const dsmrun_rank_t *best = NULL;
+  for (unsigned i = 0; i < j->n; i++) {
+    const dsmrun_rank_t *r = &j->r[i];
+    if (!r->exit_seq || (!dsmrun_failed(r->wstatus) && r != j->ended_by))
+      continue;
+    int victim = WIFEXITED(r->wstatus) && WEXITSTATUS(r->wstatus) == DSMRUN_EXIT_PEER_LOST;
+    int best_victim = best && WIFEXITED(best->wstatus) &&
+                      WEXITSTATUS(best->wstatus) == DSMRUN_EXIT_PEER_LOST;
+    if (!best || (best_victim && !victim) ||
+        (best_victim == victim && r->exit_seq < best->exit_seq))
+      best = r;
+  }
+  if (!best)
+    return "dsmrun stops the job";
+  char *line = blame_line(best, best->wstatus);
+  snprintf(buf, sizeof buf, "%s", line);
+  free(line);
+  return buf;
+}
+
 /* Act on the deadlines that have passed. */
 static void check_deadlines(dsmrun_job_t *j)
 {
@@ -243,11 +321,18 @@ static void check_deadlines(dsmrun_job_t *j)
     j->max_time_hit = 1;
     dsmrun_note("error: the job exceeded --max-time %g s; stopping it", j->o.max_time);
     dump_stacks(j);
-    dsmrun_job_stop(j, SIGTERM);
+    char *why = dsmrun_xasprintf("the job exceeded dsmrun's --max-time of %g s", j->o.max_time);
+    dsmrun_job_stop(j, SIGTERM, why);
+    free(why);
   }
   if (j->stop_at && now >= j->stop_at && !j->stopping) {
     dump_stacks(j);
-    dsmrun_job_stop(j, SIGTERM);
+    dsmrun_job_stop(j, SIGTERM, stop_reason(j));
+  }
+  if (j->term_at && now >= j->term_at) {
+    for (unsigned i = 0; i < j->n; i++)
+      signal_rank(&j->r[i], SIGTERM);
+    j->term_at = 0;
   }
   if (j->kill_at && now >= j->kill_at) {
     for (unsigned i = 0; i < j->n; i++)
@@ -258,7 +343,7 @@ static void check_deadlines(dsmrun_job_t *j)
 
 void dsmrun_job_run(dsmrun_job_t *j)
 {
-  size_t cap = 1 + 2 * (size_t)j->n;
+  size_t cap = 1 + 3 * (size_t)j->n;
   struct pollfd *pfd = dsmrun_xmalloc(cap * sizeof *pfd);
   dsmrun_linebuf_t **who = dsmrun_xmalloc(cap * sizeof *who);
   dsmrun_rank_t **whor = dsmrun_xmalloc(cap * sizeof *whor);
@@ -273,14 +358,25 @@ void dsmrun_job_run(dsmrun_job_t *j)
           whor[np] = &j->r[i];
           pfd[np++] = (struct pollfd){ .fd = lbs[k]->fd, .events = POLLIN };
         }
+      /* The records a rank writes on its lifeline (dsmrun_life.c). */
+      dsmrun_rank_t *r = &j->r[i];
+      if (r->reports && !r->reports_done && r->life_w >= 0 && r->alive) {
+        who[np] = NULL;
+        whor[np] = r;
+        pfd[np++] = (struct pollfd){ .fd = r->life_w, .events = POLLIN };
+      }
     }
     int rc = poll(pfd, np, poll_timeout(j));
     if (rc < 0 && errno != EINTR)
       dsmrun_die("poll: %s", strerror(errno));
     if (rc > 0) {
       for (size_t k = 1; k < np; k++)
-        if (pfd[k].revents)
-          dsmrun_pump(who[k], tag_of(j, whor[k]), 0);
+        if (pfd[k].revents) {
+          if (who[k])
+            dsmrun_pump(who[k], tag_of(j, whor[k]), 0);
+          else
+            dsmrun_life_read(whor[k]);
+        }
       if (pfd[0].revents & POLLIN)
         take_signals(j);
     }

@@ -75,6 +75,14 @@ void *dsmrun_xmalloc(size_t n)
   return p;
 }
 
+void *dsmrun_xrealloc(void *p, size_t n)
+{
+  void *q = realloc(p, n ? n : 1);
+  if (!q)
+    dsmrun_die("out of memory");
+  return q;
+}
+
 char *dsmrun_xstrdup(const char *s)
 {
   char *p = strdup(s);

@@ -20,7 +20,7 @@ static const char usage_text[] =
   "Usage: dsmrun -n N [options] [--] prog [args...]\n"
   "Start N processes of prog as one ompdsm job.\n"
   "\n"
-  "  -n, --np N            number of processes (1..%d)\n"
+  "  -n, --np, -np N       number of processes (1..%d)\n"
   "  -t, --threads T       application threads per process (1..%d, DSM_THREADS);\n"
   "                        OpenMP thread r*T+t is thread t of rank r. Without it,\n"
   "                        OMP_NUM_THREADS=M asks for M threads over the job,\n"
@@ -42,14 +42,19 @@ static const char usage_text[] =
   "      --bind-to B       core (default): pin each rank to CPUs of its host, one\n"
   "                        for each of its threads, when the host has a CPU for each\n"
   "                        thread of its ranks; none: do not (DSM_CPU_BIND)\n"
+  "  -x VAR[=VALUE]        give every rank VAR, with VALUE or dsmrun's own value\n"
+  "                        (ranks started here get dsmrun's environment anyway;\n"
+  "                        through ssh only DSM_* and OMP_* go without -x)\n"
   "  -v, --verbose         print how each rank is started\n"
   "  -h, --help            print this help and exit\n"
   "  -V, --version         print the version and exit\n"
   "\n"
   "Ranks fill each host's slots in order, then go round-robin over the hosts.\n"
   "Without --host and --hostfile every rank runs on this machine.\n"
-  "Exit status: 0 when every rank exits 0; the status of the failing rank (or\n"
-  "128+signal) when one fails; 124 when --max-time expires; 2 for bad usage.\n";
+  "Exit status: the program's, as on one machine: 0 when it succeeds, the\n"
+  "status of the rank that failed first (or 128+signal) when one fails. A\n"
+  "rank that stopped because another failed exits 75; one that stopped on an\n"
+  "error of the DSM library, 70. 124 when --max-time expires; 2 for bad usage.\n";
 
 static void usage(FILE *f)
 {
@@ -107,12 +112,39 @@ void dsmrun_parse_options(int argc, char **argv, dsmrun_opts_t *o)
   opterr = 0;
   /* '+': stop at the program name, so that its options stay its own. */
   int c;
-  while ((c = getopt_long(argc, argv, "+:n:t:vhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+:n:t:x:vhV", longopts, NULL)) != -1) {
     switch (c) {
     case 'n':
+      /* mpirun's -np N: to getopt, -n with the argument "p" */
+      if (!strcmp(optarg, "p") && !strcmp(argv[optind - 1], "-np")) {
+        if (optind >= argc)
+          dsmrun_usage_error("option -np needs an argument (see dsmrun --help)");
+        optarg = argv[optind++];
+      }
       o->np = (unsigned)parse_long_opt("-n", optarg, 1, DSMRUN_MAX_PROCS);
       have_np = 1;
       break;
+    case 'x': {
+      /* mpirun's -x: VAR=VALUE sets it, VAR passes dsmrun's value on */
+      size_t len = strcspn(optarg, "=");
+      if (len == 0 || (optarg[0] >= '0' && optarg[0] <= '9') ||
+          optarg[strspn(optarg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")] != (optarg[len] ? '=' : 0))
+        dsmrun_usage_error("-x needs VAR or VAR=VALUE with a variable's name, got '%s'", optarg);
+      char *assign;
+      if (optarg[len] == '=') {
+        assign = dsmrun_xstrdup(optarg);
+      } else {
+        const char *val = getenv(optarg);
+        if (!val)
+          dsmrun_usage_error("-x %s: %s is not set in dsmrun's environment (give -x %s=VALUE)",
+                             optarg, optarg, optarg);
+        assign = dsmrun_xasprintf("%s=%s", optarg, val);
+      }
+      o->exports = dsmrun_xrealloc(o->exports, (o->nexports + 2) * sizeof *o->exports);
+      o->exports[o->nexports++] = assign;
+      o->exports[o->nexports] = NULL;
+      break;
+    }
     case 't':
       o->threads = (unsigned)parse_long_opt("--threads", optarg, 1, DSMRUN_MAX_THREADS);
       break;

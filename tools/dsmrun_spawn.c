@@ -200,11 +200,12 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
     r->host = h ? h->name : "localhost";
     spawn_kind_t kind = !h || (h->local && !j->o.launcher) ? SPAWN_LOCAL
                       : c.launcher_ssh ? SPAWN_SSH : SPAWN_EXEC;
-    int outp[2], errp[2], lifep[2];
+    int outp[2], errp[2], life_r;
     open_pipe(outp);
     open_pipe(errp);
-    open_pipe(lifep);
-    r->life_w = lifep[1];
+    /* A rank that keeps dsmrun's descriptors can report back on its
+     * lifeline (dsmrun_life.c); through ssh, it is a pipe on stdin. */
+    dsmrun_life_open(r, kind != SPAWN_SSH, &life_r);
     dsmrun_linebuf_init(&r->out, outp[0], 1);
     dsmrun_linebuf_init(&r->err, errp[0], 2);
 
@@ -216,7 +217,7 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
     if (i == 0)
       s.stdin_fd = 0;
     else if (kind == SPAWN_SSH)
-      s.stdin_fd = lifep[0];
+      s.stdin_fd = life_r;
     else
       s.stdin_fd = c.devnull;
     /* A rank 0 that reads a terminal must be in the foreground group. */
@@ -226,7 +227,7 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
       s.life_r = -1;
       lifeline_var = i == 0 ? -1 : 0;
     } else {
-      s.life_r = lifep[0];
+      s.life_r = life_r;
       lifeline_var = LIFELINE_FD;
     }
     dsmrun_place_t pl = { hl ? placement[i] : 0, 0, 0 };
@@ -247,9 +248,10 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
       dsmrun_note("error: fork for rank %u failed: %s; stopping the job", i, strerror(errno));
       close(outp[1]);
       close(errp[1]);
-      close(lifep[0]);
+      close(life_r);
+      dsmrun_life_close(r, NULL);
       j->n = i;   /* ranks i.. were never started */
-      dsmrun_job_stop(j, SIGTERM);
+      dsmrun_job_stop(j, SIGTERM, "dsmrun could not start every rank");
       return;
     }
     if (pid == 0)
@@ -267,7 +269,7 @@ void dsmrun_start_ranks(dsmrun_job_t *j, dsmrun_hostlist_t *hl, unsigned *placem
       setpgid(pid, pid);
     close(outp[1]);
     close(errp[1]);
-    close(lifep[0]);
+    close(life_r);
     if (j->o.verbose) {
       char *line = dsmrun_shell_line(argv.v);
       dsmrun_note("rank %u on %s (pid %d): %s", r->id, r->host, (int)r->pid, line);

@@ -26,9 +26,12 @@ check "no complaints on stderr" [ ! -s "$T/err" ]
 check "a second job gets another key" [ "$(cat "$T/key2")" != "$(awk 'NR == 1 {print $5}' "$T/out")" ]
 
 # 2. The lifeline fd is really open in the rank (test_lifeline.sh checks
-# that it closes when dsmrun dies).
-run_dsmrun "$T/out" "$T/err" -n 2 sh -c 'readlink /proc/self/fd/$DSM_LIFELINE'
-check "lifeline is an inherited pipe" [ "$(grep -c '^pipe:' "$T/out")" -eq 2 ]
+# that it closes when dsmrun dies). A rank started here may report back on
+# it (dsmrun_life.c): it is a socket, and DSM_REPORT_FD names it.
+run_dsmrun "$T/out" "$T/err" -n 2 sh -c \
+  'echo "$(readlink /proc/self/fd/$DSM_LIFELINE) report=$DSM_REPORT_FD life=$DSM_LIFELINE"'
+check "lifeline is an inherited socket" [ "$(grep -c '^socket:' "$T/out")" -eq 2 ]
+check "DSM_REPORT_FD is the lifeline" [ "$(grep -Ec 'report=([0-9]+) life=\1$' "$T/out")" -eq 2 ]
 
 # 2b. dsmrun holds the master's port from the moment it picks it: rank 0
 # inherits the bound UDP socket as DSM_MASTER_FD (libdsm adopts it; had it
@@ -82,6 +85,16 @@ run_dsmrun "$T/out" "$T/err" -n 3 --tag-output sh -c \
 check "--tag-output tags stdout lines" \
   [ "$(grep -Ec '^\[([0-2])\] (out|partial) \1$' "$T/out")" -eq 6 ]
 check "--tag-output tags stderr lines" [ "$(grep -Ec '^\[([0-2])\] err \1$' "$T/err")" -eq 3 ]
+
+# 6b. mpirun's spellings (issue 56): -np N, and -x VAR / -x VAR=VALUE,
+# which also replaces an inherited value.
+run_dsmrun "$T/out" "$T/err" -np 3 sh -c 'echo "rank $DSM_RANK of $DSM_SIZE"'
+check "-np 3 starts 3 ranks ($(head -c 200 "$T/err"))" \
+  [ "$RC" -eq 0 -a "$(grep -c ' of 3$' "$T/out")" -eq 3 ]
+DSMRUN_X_KEEP=kept DSMRUN_X_OVER=old run_dsmrun "$T/out" "$T/err" -np 2 -x DSMRUN_X_KEEP \
+  -x DSMRUN_X_OVER=new -x DSMRUN_X_NEW=fresh sh -c 'echo "$DSMRUN_X_KEEP $DSMRUN_X_OVER $DSMRUN_X_NEW"; env | grep -c "^DSMRUN_X_OVER="'
+check "-x: values given, passed on, replaced once" \
+  [ "$(sort -u "$T/out" | tr '\n' ' ')" = "1 kept new fresh " ]
 
 # 7. A program that does not exist on the node: exec fails in the child.
 run_dsmrun "$T/out" "$T/err" -n 2 sh -c 'exec /nonexistent/prog-$DSM_RANK'

@@ -82,6 +82,19 @@ check "launcher ssh: every rank came through sshd, stdin lifeline on 1 and 2" \
 1 viassh 0 pipe: 3
 2 viassh 0 pipe: 3" ]
 
+# 1b. -x (issue 56): sshd gives a fresh environment, so a variable that is
+# not DSM_* or OMP_* reaches the ranks only when -x names it, with dsmrun's
+# value or the one given.
+DSMRUN_X_TEST=from-dsmrun run_dsmrun "$T/out" "$T/err" -n 2 --host 127.0.0.1:2 --max-time 60 \
+  --launcher "ssh $SSH_OPTS {host}" -x DSMRUN_X_TEST -x DSMRUN_X_SET=given \
+  sh -c 'echo "$DSM_RANK ${SSH_CONNECTION:+viassh} $DSMRUN_X_TEST $DSMRUN_X_SET"'
+check "-x through ssh ($(head -c 300 "$T/err"))" \
+  [ "$(sort -n "$T/out")" = "0 viassh from-dsmrun given
+1 viassh from-dsmrun given" ]
+DSMRUN_X_TEST=from-dsmrun run_dsmrun "$T/out" "$T/err" -n 1 --host 127.0.0.1 --max-time 60 \
+  --launcher "ssh $SSH_OPTS {host}" sh -c 'echo "[${DSMRUN_X_TEST-unset}]"'
+check "without -x, sshd's fresh environment lacks it" [ "$(cat "$T/out")" = "[unset]" ]
+
 # 2. The default path: no --launcher; the host is not this machine's name,
 # so dsmrun runs $DSMRUN_SSH HOST ...; the ssh config maps the host alias.
 ALIAS="dsmrun-test-$$"

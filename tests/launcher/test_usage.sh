@@ -16,6 +16,10 @@ bad "no program"              "missing the program"       -n 2
 bad "no -n"                   "missing -n"                true
 bad "N = 0"                   "at least 1"                -n 0 true
 bad "N < 0"                   "at least 1"                -n -3 true
+bad "-np without N"           "-np needs an argument"     -np
+bad "-np not a number"        "whole number, got 'x'"     -np x true
+bad "-x not a name"           "-x needs VAR or VAR=VALUE"  -n 1 -x 1BAD true
+bad "-x unset variable"       "DSMRUN_SURELY_UNSET is not set" -n 1 -x DSMRUN_SURELY_UNSET true
 bad "N too large"             "at most 1024"              -n 100000 true
 bad "N not a number"          "whole number"              -n four true
 bad "-n without value"        "needs an argument"         -n

@@ -31,7 +31,7 @@ with tempfile.TemporaryDirectory() as d:
     check("dsmprof " + prof in r.stderr, "dsmrun names the profile and dsmprof at the end")
     rep_path, trace, png = (os.path.join(d, x) for x in ("rep.json", "t.json", "p.png"))
     r = subprocess.run([sys.executable, dsmprof, prof, "--json", rep_path, "--trace", trace,
-                        "--png", png], capture_output=True, text=True)
+                        "--png", png, "--messages"], capture_output=True, text=True)
     print(r.stdout)
     sys.stderr.write(r.stderr)
     if r.returncode != 0:
@@ -57,7 +57,8 @@ with tempfile.TemporaryDirectory() as d:
     lockq = mtypes.get(("LOCK", "request"))
     check(lockq is not None and lockq["count"] >= steps and 0 < lockq["median_us"] < 1e6,
           f"dsmprof reports the LOCK requests' latency (got {lockq})")
-    check("messages, from sent to taken in" in r.stdout, "the text report has the message table")
+    check("messages, from sent to taken in" in r.stdout,
+          "the text report has the message table with --messages")
     fs = v.get("fs_slots")
     check(fs is not None, "fs_slots is in the report")
     if fs:
