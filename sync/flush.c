@@ -150,8 +150,15 @@ static __thread struct {
   uint64_t wait;         /* ns to wait for news before flushing anyway */
 } spin;
 
-static void spin_step(void *unused)
+/* Waits for news, or until spin.wait has passed. Without the gate
+ * (threads.c): the news it waits for may be a flush by a thread of this
+ * process, which needs the gate to make it. Holding it here, LU with two
+ * threads per process crawled: the other thread got the gate only when a
+ * wait timed out, and lost the race for it to the next spin_step (the CI run
+ * of 2026-12-07 timed out after 300 s at class S). */
+static void wait_for_news(void)
 {
+  unsigned gate = dsm__gate_drop();
   pthread_mutex_lock(&dsm__mu);
   if (news == spin.news) {
     struct timespec ts;
@@ -165,6 +172,14 @@ static void spin_step(void *unused)
       ;
     DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
   }
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__gate_take(gate);
+}
+
+static void spin_step(void *unused)
+{
+  wait_for_news();
+  pthread_mutex_lock(&dsm__mu);
   if (news != spin.news) {
     spin.news = news;
     spin.wait = SPIN_WAIT_MIN;

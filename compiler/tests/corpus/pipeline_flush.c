@@ -3,7 +3,11 @@
  * row i of plane k waits for row i-1 of the same plane (another thread's
  * at the split) through flag[], with no barrier between planes. Row
  * boundaries fall inside pages, and a per-plane scratch array is rewritten
- * for every plane. The result does not depend on the thread count. */
+ * for every plane. The result does not depend on the thread count.
+ * Eight steps, not three: with two threads per process a spinner that held
+ * the gate while it waited let its neighbour hand over only when a wait
+ * timed out, 66 s for three steps (the CI run of 2026-12-07, where NAS LU
+ * timed out); eight make that exceed the test's 120 s, against 6 s now. */
 #include <stdio.h>
 #include <omp.h>
 
@@ -58,7 +62,7 @@ int main(void)
       for (k = 0; k < NK; k++)
         for (m = 0; m < 5; m++)
           v[i][j][k][m] = 1.0 + 0.001 * ((i * 7 + j * 5 + k * 3 + m) % 17);
-  for (step = 0; step < 3; step++) {
+  for (step = 0; step < 8; step++) {
 #pragma omp parallel private(k)
     {
       for (k = 1; k < NK - 1; k++)
