@@ -73,6 +73,7 @@ class Run:
         self.round = int(row.get("round") or 1)
         self.status = row["status"]
         self.time = float(row["time_s"]) if row["time_s"] else None
+        self.time_raw = self.time   # self.time becomes the cell's median
         self.steps = int(row["steps"]) if row["steps"] else 1
         self.per = None
         self.extra = {}
@@ -345,6 +346,27 @@ def main():
                         r.profile, "" if r.round == 1 else ".r%d" % r.round))
         for n in a.note:
             out.append("- " + n)
+
+    # Every run's numbers, for keeping beside the tables (the statistics
+    # files they come from are large).
+    with open(os.path.join(a.out, "scale-runs.csv"), "w") as fh:
+        w = csv.writer(fh)
+        w.writerow(["app", "version", "procs", "profile", "round", "status", "time_s", "steps",
+                    "msgs_total", "bytes_total", "msgs_max", "bytes_max", "msgs_rank0",
+                    "bytes_rank0", "barrier_msgs", "barriers", "relay_offset_p50_us",
+                    "relay_offset_p99_us", "relay_drops"])
+        for r in sorted(runs, key=lambda r: (r.profile != "loopback", r.profile, r.app,
+                                             VERSIONS.index(r.version) if r.version in VERSIONS else 9,
+                                             r.n, r.round)):
+            c = [""] * 8
+            if r.per:
+                c = [r.total(0), r.total(1), max(p[0] for p in r.per), max(p[1] for p in r.per),
+                     r.per[0][0], r.per[0][1], r.extra.get("barrier_msgs", ""),
+                     r.extra.get("barriers", "")]
+            rl = [r.relay.get("offset_p50_us", ""), r.relay.get("offset_p99_us", ""),
+                  (r.relay.get("full_drops", 0) + r.relay.get("send_drops", 0)) if r.relay else ""]
+            t = r.time_raw if r.time_raw is not None else ""
+            w.writerow([r.app, r.version, r.n, r.profile, r.round, r.status, t, r.steps] + c + rl)
 
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
