@@ -97,6 +97,7 @@ EOF
   fi
   [ "$(id -u)" -eq 0 ] || die "profile $profile needs root (network namespaces)"
   command -v ip >/dev/null && command -v tc >/dev/null || die "needs ip and tc (iproute2)"
+  command -v unshare >/dev/null || die "needs unshare (util-linux)"
   if [ "$KIND" = relay ]; then
     [ -x "$BUILD/tools/netrelay" ] || die "no $BUILD/tools/netrelay; build first or pass --build"
   fi
@@ -154,13 +155,17 @@ EOF
     done
     [ -s "$dir/relay.ready" ] || { cat "$dir/relay.log" >&2; cmd_down "$dir"; die "netrelay did not start"; }
   fi
-  # Open MPI's rsh agent: a "host" is a namespace. Open MPI hands the
-  # remote command over as ssh would, one string for a shell.
+  # Open MPI's rsh agent: a "host" is a namespace, and it gets a host name
+  # of its own (a UTS namespace): with every daemon called as this machine
+  # is, Open MPI 4.1 lost track of which daemon was where and hung or
+  # aborted 4 jobs in 30 ("ORTE does not know how to route a message");
+  # with names, 0 in 40. The remote command comes as ssh would pass it,
+  # one string for a shell.
   cat >"$dir/rsh" <<'EOF'
 #!/bin/sh
 host=$1
 shift
-exec ip netns exec "$host" /bin/sh -c "$*"
+exec ip netns exec "$host" unshare --uts /bin/sh -c 'hostname "$0" && exec /bin/sh -c "$1"' "$host" "$*"
 EOF
   chmod +x "$dir/rsh"
   cat >"$dir/env.sh" <<EOF
