@@ -8,7 +8,8 @@
 #   apps/bench/net.sh down DIR                       remove them again
 #   apps/bench/net.sh measure [--build B] [PROFILE...]
 #                                                    measure profiles on 2 hosts
-#                                                    (default: veth relay 10g 1g)
+#                                                    (default: loopback veth relay
+#                                                    10g 1g)
 #
 # Profiles (one-way delay = from one host's NIC to another's):
 #   loopback  no namespaces: every rank on this host's loopback
@@ -206,7 +207,7 @@ cmd_down() {
 # a shared machine) and the median.
 cmd_measure() {
   local profiles=("$@")
-  [ ${#profiles[@]} -gt 0 ] || profiles=(veth relay 10g 1g)
+  [ ${#profiles[@]} -gt 0 ] || profiles=(loopback veth relay 10g 1g)
   local tmp
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/netmeasure.XXXXXX")
   MEASURE_TMP=$tmp
@@ -216,20 +217,23 @@ cmd_measure() {
     profile rate delay rtt64min p50 p99 rtt1400m p50 "+1way min" "+1way p50" "tcp Mbit" "relay: offset p50/p99 us, drops"
   for p in "${profiles[@]}"; do
     profile_params "$p" || die "unknown profile $p"
-    [ "$KIND" = loopback ] && continue
-    cmd_up "$p" 2 "$tmp/net" || die "cannot bring up $p"
-    local ns0 ns1
-    ns0=$(sed -n '1s/ .*//p' "$tmp/net/hosts")
-    ns1=$(sed -n '2s/ .*//p' "$tmp/net/hosts")
-    ip netns exec "$ns1" "$BUILD/tools/netprobe" serve 5099 >/dev/null 2>&1 &
+    # loopback: both ends in this namespace, on 127.0.0.1
+    local in0=() in1=() dst=127.0.0.1
+    if [ "$KIND" != loopback ]; then
+      cmd_up "$p" 2 "$tmp/net" || die "cannot bring up $p"
+      in0=(ip netns exec "$(sed -n '1s/ .*//p' "$tmp/net/hosts")")
+      in1=(ip netns exec "$(sed -n '2s/ .*//p' "$tmp/net/hosts")")
+      dst=$SUBNET.12
+    fi
+    "${in1[@]}" "$BUILD/tools/netprobe" serve 5099 >/dev/null 2>&1 &
     local srv=$!
     sleep 0.2
     local r64 r14 st
-    r64=$(ip netns exec "$ns0" "$BUILD/tools/netprobe" rtt "$SUBNET.12" 5099 3000 64)
-    r14=$(ip netns exec "$ns0" "$BUILD/tools/netprobe" rtt "$SUBNET.12" 5099 1000 1400)
+    r64=$("${in0[@]}" "$BUILD/tools/netprobe" rtt "$dst" 5099 3000 64)
+    r14=$("${in0[@]}" "$BUILD/tools/netprobe" rtt "$dst" 5099 1000 1400)
     local mb=400
     case "$RATE" in *mbit|*kbit) mb=20 ;; 1gbit) mb=100 ;; esac
-    st=$(ip netns exec "$ns0" "$BUILD/tools/netprobe" stream "$SUBNET.12" 5099 "$mb")
+    st=$("${in0[@]}" "$BUILD/tools/netprobe" stream "$dst" 5099 "$mb")
     kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
     local relay="-"
     if [ -f "$tmp/net/relay.pid" ]; then
@@ -245,7 +249,7 @@ cmd_measure() {
     tcp=$(sed -n 's/stream_mbit=\([0-9.]*\).*/\1/p' <<<"$st")
     if [ "$p" = veth ]; then base_min=$m64 base_p50=$p64; fi
     local add_min="-" add_p50="-"
-    if [ -n "$base_min" ] && [ "$p" != veth ]; then
+    if [ -n "$base_min" ] && [ "$p" != veth ] && [ "$KIND" != loopback ]; then
       add_min=$(awk -v a="$m64" -v b="$base_min" 'BEGIN {printf "%.1f", (a - b) / 2}')
       add_p50=$(awk -v a="$p64" -v b="$base_p50" 'BEGIN {printf "%.1f", (a - b) / 2}')
     fi
