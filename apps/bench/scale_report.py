@@ -276,16 +276,18 @@ def main():
     # Shares at the largest n.
     nmax = procs[-1]
     out.append("")
-    out.append("## Shares of bytes at n=%d (largest process / rank 0, over the mean)" % nmax)
+    out.append("## Shares at n=%d: the largest process / rank 0, over the mean" % nmax)
     out.append("")
     rows = []
     for app in apps:
         row = [app]
-        for v in VERSIONS:
-            r = get(app, v, nmax)
-            row.append("%.2f / %.2f" % (r.share(1), r.share(1, 0)) if r else "-")
+        for i in (1, 0):
+            for v in VERSIONS:
+                r = get(app, v, nmax)
+                row.append("%.2f / %.2f" % (r.share(i), r.share(i, 0)) if r else "-")
         rows.append(row)
-    out.append(table(["app"] + VERSIONS, rows))
+    out.append(table(["app"] + [v + " bytes" for v in VERSIONS] + [v + " msgs" for v in VERSIONS],
+                     rows))
 
     # Times.
     if tprocs:
