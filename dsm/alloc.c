@@ -27,7 +27,7 @@
 #include "profile.h"
 #include "region.h"
 #include "runtime.h"
-#include "transport.h"
+#include "net/transport.h"
 
 #define NCLASSES 8            /* 16, 32, ..., 2048 */
 #define CLASS_RUN 0xffff      /* alloc_class of the first page of a large run */

@@ -32,7 +32,7 @@
 #include "lrc.h"
 #include "onesided.h"
 #include "profile.h"
-#include "transport.h"
+#include "net/transport.h"
 
 /* Pages applied in one go, and the largest message applied by the thread
  * that received it: about 256 KiB of diffs, 50-100 us. */

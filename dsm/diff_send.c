@@ -34,7 +34,7 @@
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
-#include "transport.h"
+#include "net/transport.h"
 
 #define HOLD_OVER_PAGES 16
 /* A DIFF message is cut here: its size must not follow the program's data

@@ -35,7 +35,7 @@
 #include "lrc.h"
 #include "onesided.h"
 #include "profile.h"
-#include "transport.h"
+#include "net/transport.h"
 
 /* A write to a readable page: record the page as written in the open
  * interval. Away from the home, the twin is what the release diffs against.

@@ -17,7 +17,7 @@
 #include "profile.h"
 #include "lrc.h"
 #include "onesided.h"
-#include "transport.h"
+#include "net/transport.h"
 
 /* Make a copy the valid one (the bytes are already in the system view). */
 void dsm__copy_now_valid(uint32_t pg, dsm__page_t *p, const uint32_t *pv)

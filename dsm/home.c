@@ -41,7 +41,7 @@
 #include "profile.h"
 #include "lrc.h"
 #include "onesided.h"
-#include "transport.h"
+#include "net/transport.h"
 
 struct dsm__homeinfo {
   uint64_t subs[DSM__MAX_PROCS / 64];   /* subscribed readers */

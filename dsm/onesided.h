@@ -14,7 +14,7 @@
 #define DSM_ONESIDED_H
 
 #include <stdint.h>
-#include "transport.h"
+#include "net/transport.h"
 
 /* Before dsm__tp_init: tables and the EXPOSE handler. */
 void dsm__os_init(void);

@@ -28,7 +28,7 @@
 #include "diff.h"
 #include "dsm_internal.h"
 #include "profile.h"
-#include "transport.h"
+#include "net/transport.h"
 #include "region.h"
 
 int dsm__prof_on;

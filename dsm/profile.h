@@ -79,7 +79,7 @@ static inline void dsm__prof_alloc(const void *addr, size_t size, const char *si
   if (__builtin_expect(dsm__prof_on, 0)) dsm__prof_alloc_impl(addr, size, site, caller);
 }
 /* A name the program's compiler knows and the profile cannot find in the
- * executable (ompdsmcc registers them, sync/omp_names.c): a variable at
+ * executable (ompdsmcc registers them, sync/omp/omp_names.c): a variable at
  * [key, key + size) (a local of main on the master's shared stack), or a
  * lock by its id (a critical section, with its site). Kept once per key. */
 enum { DSM__PROF_NAME_VAR, DSM__PROF_NAME_LOCK };

@@ -27,7 +27,7 @@
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
-#include "transport.h"
+#include "net/transport.h"
 
 #define PUSH_TRUST 7
 #define PUSH_TRUST_MAX 127

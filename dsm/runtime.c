@@ -22,13 +22,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "boot_pmix.h"
+#include "net/transport.h"
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
 #include "profile.h"
 #include "runtime.h"
-#include "transport.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 /* An AddressSanitizer build (meson -Db_sanitize=address,...): ASan must leave

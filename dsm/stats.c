@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dsm_internal.h"
-#include "transport.h"
+#include "net/transport.h"
 
 struct dsm__stats dsm__stats;
 

@@ -10,7 +10,7 @@
 #define DSM_STATS_H
 
 #include <stdint.h>
-#include "msg_types.h"
+#include "net/transport.h"
 
 /* X(name, "meaning") — scalar counters, in table order. */
 #define DSM__STAT_SCALARS(X)                                                  \

@@ -15,9 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boot_pmix.h"
+#include "net/transport.h"
 #include "dsm_internal.h"
-#include "transport.h"
 
 unsigned dsm__rank = 0;
 unsigned dsm__nprocs = 1;

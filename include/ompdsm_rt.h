@@ -2,7 +2,7 @@
  * ompdsm_rt.h — the entry points that ompdsmcc-generated code calls.
  *
  * Not for hand-written programs (use dsm.h and omp.h). Every name here is
- * __ompdsm_*; the implementation lives in sync/omp_rt.c on top of libdsm.
+ * __ompdsm_*; the implementation lives in sync/omp/omp_rt.c on top of libdsm.
  *
  * Model: one OpenMP thread is one DSM process. The master runs main() on a
  * stack in shared memory (dsm_main), so the address of any of its locals is
@@ -77,7 +77,7 @@ void __ompdsm_barrier(void);
 /* critical: name NULL for the unnamed critical section. */
 void __ompdsm_critical_start(const char *name);
 /* Names for the sharing profiler (dsmprof), each called once per site and
- * process, doing nothing unless the job is profiled (sync/omp_names.c): a
+ * process, doing nothing unless the job is profiled (sync/omp/omp_names.c): a
  * critical section's site, and a local that a region reaches by address
  * (text: "x, a local of main (prog.c:12)"; addr is not const: to cc, a
  * const pointer to an uninitialized variable is a read of it). */

@@ -33,7 +33,7 @@
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 
 
 /* Manager state, under dsm__mu. */

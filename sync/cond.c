@@ -40,7 +40,7 @@
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 #include "lock.h"
 
 /* Manager: hand a signalled waiter whose SLEEP is here to its predecessor,
@@ -242,7 +242,7 @@ void dsm_cond_broadcast(unsigned cond, unsigned lock) { signal_common(cond, lock
 
 /* ---- the wait of one thread among several in the process ------------------------
  *
- * With several threads per process (sync/omp_llock.c) the process may hold
+ * With several threads per process (sync/omp/omp_llock.c) the process may hold
  * the lock for a sibling while this thread waits, so the waiter does not
  * get the lock with its wake-up: it joins the queue while the lock is held
  * (enqueue), lets the lock go by the OpenMP layer's rules, sleeps until

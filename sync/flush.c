@@ -49,7 +49,7 @@
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 
 #define SPIN_WAIT_MIN (1000000ull)      /* 1 ms without news: flush anyway */
 #define SPIN_WAIT_MAX (32000000ull)

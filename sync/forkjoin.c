@@ -39,7 +39,7 @@
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 
 
 unsigned dsm__team = 1;

@@ -60,7 +60,7 @@
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 #include "lock.h"
 
 struct succ {

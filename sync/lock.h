@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 #include "buf.h"
-#include "transport.h"
+#include "net/transport.h"
 
 /* Operations carried by LOCK and COND messages (first word of the payload). */
 enum {
@@ -30,7 +30,7 @@ enum {
 
 /* who: which thread of the process waits (its local number), and whether
  * the wake-up leaves the lock to be taken again separately (NOLOCK: the
- * OpenMP layer with several threads per process, sync/omp_llock.c). */
+ * OpenMP layer with several threads per process, sync/omp/omp_llock.c). */
 #define DSM__CV_NOLOCK 0x80000000u
 
 /* A process waiting on a condition, kept by the lock's manager in FIFO order. */

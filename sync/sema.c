@@ -39,7 +39,7 @@
 #include "lrc.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 
 enum { SEMA_INIT = 1, SEMA_WAIT, SEMA_SIGNAL };
 

@@ -26,7 +26,7 @@
 #include "dsm.h"
 #include "diff.h"
 #include "dsm_internal.h"
-#include "transport.h"
+#include "net/transport.h"
 #include "runtime.h"
 #include "sync.h"
 #include "dsmbench.h"

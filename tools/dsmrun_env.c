@@ -1,6 +1,6 @@
 /*
  * dsmrun_env.c — what each rank is told about the job: the environment is
- * dsmrun's whole contract with libdsm's bootstrap (dsm/transport.h).
+ * dsmrun's whole contract with libdsm's bootstrap (dsm/net/transport.h).
  *
  *   DSM_RANK, DSM_SIZE   its place in the job
  *   DSM_MASTER           ip:port of rank 0, where every rank checks in

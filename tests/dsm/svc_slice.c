@@ -1,5 +1,5 @@
 /*
- * The service thread asks for a short scheduler slice (dsm/transport_core.c:
+ * The service thread asks for a short scheduler slice (dsm/net/transport_core.c:
  * DSM_SVC_SLICE_US), so that a request reaching a rank whose application
  * thread computes on the same CPU is served at once. Every rank reads its
  * threads' slices from /proc (se.slice, Linux 6.12+): exactly one thread

@@ -2,7 +2,7 @@
 # test_mpirun.sh DSMRUN HAVE_PMIX MPIRUN CASE PROGRAM [N] — libdsm jobs
 # started by Open MPI's mpirun instead of dsmrun: the library finds the
 # launcher's PMIx server and takes rank, size, the master's address and the
-# key from it (dsm/boot_pmix.c). Cases:
+# key from it (dsm/net/boot_pmix.c). Cases:
 #   spmd N    pmix_spmd on N processes checks its rank, size and answer
 #   addr N    pmix_spmd with DSM_PMIX_ADDR set to this host's first IPv4
 #             address other than loopback: the ranks reach rank 0 as they

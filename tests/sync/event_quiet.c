@@ -1,5 +1,5 @@
 /* event_quiet.c — a thread waiting for an event takes the service socket
- * over without waking the service thread (dsm/transport_udp.c).
+ * over without waking the service thread (dsm/net/transport_udp.c).
  *
  * The barrier's manager (rank 0) waits for the last arrival on an event,
  * and so does every lock requester for its TOKEN. The service thread used

@@ -1,6 +1,6 @@
 /* sema_quiet.c — a process waiting on a semaphore it manages itself serves
  * the network meanwhile, so the signal that ends its wait is read and
- * handled on the waiting thread (dsm/transport_udp.c, serve_until).
+ * handled on the waiting thread (dsm/net/transport_udp.c, serve_until).
  *
  * Such a wait is a call to ourselves that the manager's handler leaves
  * unanswered until another process's SIGNAL comes. It used to wait for the

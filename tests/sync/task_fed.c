@@ -1,6 +1,6 @@
 /*
  * A process that was hungry and found work of its own is not sent tasks
- * unasked (sync/task.c, TK_FED). On 2 processes:
+ * unasked (sync/omp/task.c, TK_FED). On 2 processes:
  *
  *  1. rank 0 creates `slow` and, 50 ms later, `quick`: rank 1 has asked by
  *     then and takes `slow` (150 ms); rank 0 runs `quick` (50 ms), runs dry

@@ -1,5 +1,5 @@
 /*
- * OpenMP tasks through the runtime's entry points (sync/task.c), called as
+ * OpenMP tasks through the runtime's entry points (sync/omp/task.c), called as
  * ompdsmcc's code calls them, in real parallel regions:
  *  - fib: tasks write into their parent's frame (shared(x) on a local), so
  *    a stolen task writes a page of another process's region stack; with

@@ -60,7 +60,7 @@
 
 #include "dsm_internal.h"
 #include "mac.h"
-#include "transport.h"
+#include "net/transport.h"
 
 static unsigned me, np;
 
@@ -550,7 +550,7 @@ static void mode_forward(long n)
 }
 
 /* ACKs of one-way messages wait at the receiver to travel together
- * (dsm/transport_udp_acks.c). Run with DSM_ACK_DELAY_US far above the
+ * (dsm/net/transport_udp_acks.c). Run with DSM_ACK_DELAY_US far above the
  * retransmission floor: the wait is capped at a quarter of the floor, so a
  * one-way is never sent twice for want of its ACK. Every rank but 0 sends
  * n one-ways to rank 0 with idle gaps of three floors between them (nothing
@@ -614,7 +614,7 @@ static void wait_balls(uint64_t n)
   pthread_mutex_unlock(&ball_mu);
 }
 
-/* ACKs riding inside datagrams (dsm/transport_udp_acks.c): rank 0 sends
+/* ACKs riding inside datagrams (dsm/net/transport_udp_acks.c): rank 0 sends
  * one-way ball i, rank 1 answers with its ball i, and so on. Each ball's
  * ACK waits at its receiver and leaves inside the answering ball: without
  * that, every ball would be followed by an ACK datagram of its own.

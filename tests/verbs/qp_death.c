@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "dsm_internal.h"
-#include "transport.h"
+#include "net/transport.h"
 
 static unsigned me, np, arrived;
 static dsm__reqh_t held[64];

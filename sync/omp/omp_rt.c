@@ -39,7 +39,7 @@
 #include "omp_team.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 
 
 /* Lock and condition ids the runtime uses. User programs of dsm.h choose ids

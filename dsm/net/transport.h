@@ -50,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "msg_types.h"
+#include "boot_pmix.h"   /* start-up under a launcher (mpirun, srun): runtime.c */
 
 #define DSM__TP_MAX_MSG (64u << 20)   /* largest request or reply payload */
 

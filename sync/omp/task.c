@@ -59,7 +59,7 @@
 #include "ompdsm_rt.h"
 #include "runtime.h"
 #include "sync.h"
-#include "transport.h"
+#include "net/transport.h"
 
 enum { TK_STEAL = 1, TK_GIVE, TK_NONE, TK_DONE, TK_IDLE, TK_BUSY, TK_END, TK_ON, TK_FED };
 

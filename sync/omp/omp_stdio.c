@@ -52,7 +52,7 @@
 #include <unistd.h>
 
 #include "dsm_internal.h"
-#include "transport.h"
+#include "net/transport.h"
 
 /* omp_syscall.c: the calls on a stream of this process, with shared memory
  * handled (bounce buffers, pages validated before the kernel reads them). */
