@@ -474,7 +474,7 @@ int dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx, int carried)
    * carried diff (carry.c); pushing it at every release as well cost the
    * home one message per subscriber per critical section: with a lock
    * taken in turn by eight processes, the home spent its turns pushing to
-   * seven and got 5% of the acquires instead of 12.5% (stop 41). A
+   * seven and got 5% of the acquires instead of 12.5% (2026-11-27). A
    * subscriber that reads it without the lock fetches it after its next
    * acquire. */
   if (!p->hi || !push_on() || carried)

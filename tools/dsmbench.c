@@ -351,7 +351,7 @@ static void barrier_region(void *p)
  * all of them, then answers each. The floor of any centralized barrier on
  * this machine: with more processes than CPUs, every one of them must be
  * woken and run once per barrier, whatever the protocol (8 processes on 2
- * CPUs: ~5x the round trip on this VM, stop 42). Local jobs only: the
+ * CPUs: ~5x the round trip on this VM, 2026-11-28). Local jobs only: the
  * datagrams go to loopback. */
 DSM_SHARED_BSS static volatile int raw_port[256];
 

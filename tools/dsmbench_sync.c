@@ -104,7 +104,7 @@ bench_result_t bench_lock_local(void)
  * using (dsm/bind.c). Both cases are reported; the settled one is what the
  * acquire costs in itself. Computing rather than sleeping: on this VM an
  * idle vCPU is halted after ~100 us, and the first message to it then costs
- * the host's wake-up of the vCPU as well (stop 41, apps/bench/README.md). */
+ * the host's wake-up of the vCPU as well (docs/perf-journal.md, 2026-11-27). */
 #define SETTLE_NS 50000
 
 static void settle(double ns)
