@@ -266,11 +266,15 @@ static void depend_clause(Omp *o)
 {
   if (!expect("(")) return;
   if (at("iterator")) { error_at(pos, "depend modifier 'iterator' is not supported by ompdsmcc"); bad = 1; return; }
-  int kind = accept("inout") ? OMPDSM_DEP_INOUT : accept("in") ? OMPDSM_DEP_IN : accept("out") ? OMPDSM_DEP_OUT : 0;
+  /* mutexinoutset (OpenMP 5.0) asks that such sibling tasks do not run at
+     once, in any order; as inout they run one at a time in the order they
+     were made, one of the orders it allows. */
+  int kind = accept("inout") || accept("mutexinoutset") ? OMPDSM_DEP_INOUT : accept("in") ? OMPDSM_DEP_IN :
+             accept("out") ? OMPDSM_DEP_OUT : 0;
   if (!kind) {
-    if (at("mutexinoutset") || at("inoutset") || at("depobj") || at("source") || at("sink"))
-      error_at(pos, "depend kind '%s' is not supported by ompdsmcc (only in, out and inout)", peek());
-    else error_at(pos <= end ? pos : end, "expected in, out or inout in depend");
+    if (at("inoutset") || at("depobj") || at("source") || at("sink"))
+      error_at(pos, "depend kind '%s' is not supported by ompdsmcc (only in, out, inout and mutexinoutset)", peek());
+    else error_at(pos <= end ? pos : end, "expected in, out, inout or mutexinoutset in depend");
     bad = 1;
     return;
   }
