@@ -90,6 +90,11 @@ void emit_tok(Out *o, int i, Ctx *ctx)
   if (t->wrap_open) {
     /* The "{" of a statement the lowering follows with a call (ir.h). */
     fprintf(o->f, " {%s", t->wrap_open_text ? t->wrap_open_text : "");
+    if (t->spin_watch_lt > 0) {
+      char *lv = span_text(t->spin_watch_ft, t->spin_watch_lt, ctx);
+      fprintf(o->f, " __ompdsm_spin_watch((const void *)&(%s), sizeof(%s));", lv, lv);
+      free(lv);
+    }
     o->col = 0;   /* generated text: columns are lost for this line */
   }
   /* A token of the user's starts in the column it had, when nothing
@@ -236,6 +241,7 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_flush(void);\n"
     "void __ompdsm_spin_flush(void);\n"
     "void __ompdsm_spin_end(void);\n"
+    "void __ompdsm_spin_watch(const void *, __SIZE_TYPE__);\n"
     "void __ompdsm_sema_init(const char *, __INT64_TYPE__, int);\n"
     "void __ompdsm_sema_wait(const char *, __INT64_TYPE__);\n"
     "void __ompdsm_sema_signal(const char *, __INT64_TYPE__);\n"

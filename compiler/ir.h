@@ -49,6 +49,10 @@ typedef struct Token {
   int wrap_open;
   const char *wrap_open_text;   /* after that "{", if set */
   const char *wrap_close;
+  /* A spin loop on one word (omp_sync.c omp_mark_spin): the tokens of the
+     lvalue its condition reads, whose address and size emit.c passes to
+     __ompdsm_spin_watch after the "{" (lt 0: none). */
+  int spin_watch_ft, spin_watch_lt;
 } Token;
 
 extern Token *toks;

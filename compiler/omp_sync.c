@@ -179,6 +179,106 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
    Braces make the loop a statement of its own wherever it stands (the body
    of an if, say). The body must be a compound: a stand-alone directive may
    not be the body of a loop. */
+/* The type of an identifier's symbol with n subscripts applied, or NULL. */
+static Type *subscripted(Sym *y, int n)
+{
+  Type *ty = y->type;
+  for (; ty && n > 0; n--)
+    ty = ty->kind == TY_ARRAY || ty->kind == TY_PTR ? ty->base : NULL;
+  return ty;
+}
+
+/* Tokens that an address computation may hold without side effects. */
+static int pure_token(int i, int b)
+{
+  const char *x = toks[i].text;
+  if (toks[i].kind == IDENTIFIER)
+    return toks[i].sym && toks[i].sym->kind != SYM_FUNC && (i == b || strcmp(toks[i + 1].text, "("));
+  if (toks[i].kind == CONSTANT)
+    return 1;
+  static const char *ok[] = { "+", "-", "*", "/", "%", "(", ")", "[", "]", "<<", ">>", "&", "|", "^", "~" };
+  for (size_t k = 0; k < sizeof ok / sizeof *ok; k++)
+    if (!strcmp(x, ok[k]))
+      return 1;
+  return 0;
+}
+
+/* Is a..b `name` or `name[e]...` of a variable, scalar when subscripted,
+   with subscripts free of side effects? */
+static int watch_lvalue(int a, int b)
+{
+  if (a > b || toks[a].kind != IDENTIFIER || !toks[a].sym || toks[a].sym->kind != SYM_VAR ||
+      toks[a].is_member)
+    return 0;
+  int n = 0;
+  for (int i = a + 1; i <= b; i++) {
+    if (strcmp(toks[i].text, "["))
+      return 0;
+    int depth = 0, j = i;
+    for (; j <= b; j++) {
+      depth += !strcmp(toks[j].text, "[") - !strcmp(toks[j].text, "]");
+      if (!depth) break;
+      if (j > i && !pure_token(j, b)) return 0;
+    }
+    if (j > b) return 0;
+    n++;
+    i = j;
+  }
+  Type *ty = subscripted(toks[a].sym, n);
+  return ty && ty->kind != TY_ARRAY && ty->kind != TY_STRUCT && ty->kind != TY_UNION &&
+         ty->kind != TY_FUNC && ty->kind != TY_VOID && !(ty->qual & Q_ATOMIC);
+}
+
+/* Is a..b an operand the spin's watch may ignore: constants, and names of
+   the function's own (non-file-scope) variables, no calls? */
+static int watch_other_side(int a, int b)
+{
+  if (a > b) return 0;
+  for (int i = a; i <= b; i++) {
+    if (!pure_token(i, b)) return 0;
+    if (toks[i].kind == IDENTIFIER && toks[i].sym->depth == 0) return 0;
+  }
+  return 1;
+}
+
+/* The one word a spin's condition a..b reads, when it is `w`, `!w`, or
+   `w OP e` / `e OP w` with OP a comparison and e made of constants and the
+   function's own variables: a write elsewhere ends the spin only by
+   changing w, so the runtime asks the writers to tell it of w's changes
+   (sync/flush.c, watches). Sets *la..*lb; 0 when the condition is not of
+   that form (the spin then hears of every flush). */
+static int spin_word(int a, int b, int *la, int *lb)
+{
+  while (a < b && !strcmp(toks[a].text, "(") && !strcmp(toks[b].text, ")")) {
+    int depth = 0, i = a;
+    for (; i <= b; i++) {
+      depth += !strcmp(toks[i].text, "(") - !strcmp(toks[i].text, ")");
+      if (!depth) break;
+    }
+    if (i != b) break;
+    a++, b--;
+  }
+  if (a <= b && !strcmp(toks[a].text, "!")) a++;
+  int op = -1, depth = 0;
+  for (int i = a; i <= b; i++) {
+    const char *x = toks[i].text;
+    depth += (!strcmp(x, "(") || !strcmp(x, "[")) - (!strcmp(x, ")") || !strcmp(x, "]"));
+    if (depth == 0 && (!strcmp(x, "==") || !strcmp(x, "!=") || !strcmp(x, "<") || !strcmp(x, ">") ||
+                       !strcmp(x, "<=") || !strcmp(x, ">="))) {
+      if (op >= 0) return 0;
+      op = i;
+    }
+  }
+  if (op < 0) {
+    if (!watch_lvalue(a, b)) return 0;
+    *la = a, *lb = b;
+    return 1;
+  }
+  if (watch_lvalue(a, op - 1) && watch_other_side(op + 1, b)) { *la = a, *lb = op - 1; return 1; }
+  if (watch_lvalue(op + 1, b) && watch_other_side(a, op - 1)) { *la = op + 1, *lb = b; return 1; }
+  return 0;
+}
+
 void omp_mark_spin(int ft, int lt, int bft, int blt)
 {
   int flushes = 0;
@@ -204,4 +304,12 @@ void omp_mark_spin(int ft, int lt, int bft, int blt)
   }
   toks[ft].wrap_open = 1;
   toks[lt].wrap_close = " __ompdsm_spin_end();";
+  /* while ( cond ) body | do body while ( cond ) ; */
+  int ca = !strcmp(toks[ft].text, "do") ? blt + 3 : ft + 2;
+  int cb = !strcmp(toks[ft].text, "do") ? lt - 2 : bft - 2;
+  int la, lb;
+  if (spin_word(ca, cb, &la, &lb)) {
+    toks[ft].spin_watch_ft = la;
+    toks[ft].spin_watch_lt = lb;
+  }
 }

@@ -69,6 +69,7 @@
   X(write_on_update,    "copies opened for writing when a carried diff or a push made them valid (write_ahead.c)")\
   X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
+  X(flushes_waited,     "flush directives that did not release: nobody waited (sync/flush.c)")\
   X(barriers,           "barriers passed")                                   \
   X(pair_barriers,      "barriers of two: each process sent its arrival and departed by itself")\
   X(pair_found,         "barriers of two whose other arrival had been taken in before this one's")\

@@ -91,6 +91,9 @@ void __ompdsm_flush(void);
  * flushes, then what follows the loop (a wait for a flag: sync/flush.c). */
 void __ompdsm_spin_flush(void);
 void __ompdsm_spin_end(void);
+/* Before such a loop whose condition reads one word: its address and size
+ * (other processes' flushes that do not change it need not reach us). */
+void __ompdsm_spin_watch(const void *addr, size_t size);
 
 /* ompdsm's extensions (semaphores, conditions). One is named by an identifier
  * and an index (0 when written without [expr]). */

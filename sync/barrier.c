@@ -366,6 +366,7 @@ static void barrier_impl(void *arg)
 
 void dsm__barrier_red(unsigned id, dsm__red_t *red)
 {
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   if (dsm__nprocs == 1 || dsm__team == 1) {
     if (red)
       memcpy(red->out, red->in, dsm__red_size(red->type) * red->count);

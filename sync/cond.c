@@ -223,6 +223,7 @@ void dsm_cond_wait(unsigned cond, unsigned lock)
 {
   if (!dsm__started)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_cond_wait called before dsm_startup");
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   struct cond_call c = { cond, lock, 0 };
   dsm__on_private_stack(wait_impl, &c);
 }

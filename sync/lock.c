@@ -606,6 +606,7 @@ void dsm_lock_acquire(unsigned id)
 {
   if (!dsm__started)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_lock_acquire called before dsm_startup");
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   struct lock_call c = { id, 0, 0 };
   uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   dsm__on_private_stack(acquire_impl, &c);
@@ -617,6 +618,7 @@ int dsm__lock_try(unsigned id)
 {
   if (!dsm__started)
     dsm__fatal(DSM__EXIT_FATAL, "omp_test_lock called before dsm_startup");
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   struct lock_call c = { id, 1, 0 };
   dsm__on_private_stack(acquire_impl, &c);
   return c.ok;

@@ -309,6 +309,7 @@ void dsm_sema_wait(unsigned id)
 {
   if (!dsm__started)
     dsm__fatal(DSM__EXIT_FATAL, "dsm_sema_wait called before dsm_startup");
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   DSM__STAT_INC(sema_waits);
   uint64_t t0 = dsm__prof_on ? dsm__now_ns() : 0;
   if (dsm__nprocs == 1) {

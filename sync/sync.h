@@ -30,8 +30,11 @@ void dsm__flush_init(void);
 /* flush.c: OpenMP's flush (a release and an acquire with every peer), and
  * the spin `while (c) { flush }` as ompdsmcc lowers it: dsm__flush_spin for
  * each flush of the loop, dsm__flush_spin_end after it. */
-void dsm__flush(void);
+void dsm__flush(void);            /* a flush that must happen now */
+void dsm__flush_user(void);       /* the program's flush directive: may wait (flush.c) */
+void dsm__flush_settle(void);     /* before a wait: a flush that waited happens now */
 void dsm__flush_spin(void);
+void dsm__flush_spin_watch(const void *addr, size_t size);
 void dsm__flush_spin_end(void);
 
 /* forkjoin.c */

@@ -516,6 +516,7 @@ static void process_barrier(void *unused)
 
 void __ompdsm_barrier(void)
 {
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   dsm__task_barrier();
   if (!active || num_threads <= 1)
     return;
@@ -649,6 +650,7 @@ DSM_SHARED_BSS static struct { uint64_t key; int64_t next; } ord;
 
 void __ompdsm_ordered_start(int64_t i)
 {
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   if (!active || num_threads == 1)
     return;
   if (cur.req.sched == OMPDSM_SCHED_STATIC) {
@@ -698,9 +700,10 @@ void __ompdsm_atomic_start(void) { lock_acquire(ID_ATOMIC); }
 void __ompdsm_atomic_end(void) { lock_release(ID_ATOMIC); }
 
 /* Flush and the spin loops built from it: sync/flush.c. */
-void __ompdsm_flush(void) { dsm__flush(); }
+void __ompdsm_flush(void) { dsm__flush_user(); }
 void __ompdsm_spin_flush(void) { dsm__flush_spin(); }
 void __ompdsm_spin_end(void) { dsm__flush_spin_end(); }
+void __ompdsm_spin_watch(const void *addr, size_t size) { dsm__flush_spin_watch(addr, size); }
 
 /* ---- the seed's semaphores and condition variables ------------------------------------- */
 

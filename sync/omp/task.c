@@ -760,6 +760,7 @@ static void run_task(task_t *t);
 /* Run tasks (ours, or taken from others) until the condition holds. */
 static void schedule_until(int what, task_t *t)
 {
+  dsm__flush_settle();   /* a flush that waited happens before we wait (flush.c) */
   for (;;) {
     struct step s = { what, t, NULL, 0 };
     dsm__on_private_stack(step_impl, &s);
