@@ -210,6 +210,10 @@ static int watch_lvalue(int a, int b)
   if (a > b || toks[a].kind != IDENTIFIER || !toks[a].sym || toks[a].sym->kind != SYM_VAR ||
       toks[a].is_member)
     return 0;
+  Sym *y = toks[a].sym;
+  for (int i = y->spec_ft; i >= 0 && i <= y->spec_lt; i++)
+    if (!strcmp(toks[i].text, "register"))
+      return 0;   /* no address to take */
   int n = 0;
   for (int i = a + 1; i <= b; i++) {
     if (strcmp(toks[i].text, "["))
