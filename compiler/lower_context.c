@@ -47,9 +47,13 @@ void gen(Out *o, const char *fmt, ...)
 void gen_once(Out *o, const char *fmt, ...)
 {
   /* The flag is generated, so not placed in shared memory: each process
-   * makes the call once. */
+   * makes the call once. Threads of a process test it together: the one
+   * that swaps it makes the call (a plain test and set was a data race
+   * that ThreadSanitizer reported in every program with critical or a
+   * named local, two threads per process). */
   int id = ++uid;
-  gen(o, " { static int __ompdsm_once%d; if (!__ompdsm_once%d) { __ompdsm_once%d = 1; ", id, id, id);
+  gen(o, " { static int __ompdsm_once%d; if (!__atomic_load_n(&__ompdsm_once%d, __ATOMIC_ACQUIRE) &&"
+         " !__atomic_exchange_n(&__ompdsm_once%d, 1, __ATOMIC_ACQ_REL)) { ", id, id, id);
   va_list ap;
   va_start(ap, fmt);
   vfprintf(o->f, fmt, ap);

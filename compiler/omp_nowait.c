@@ -261,6 +261,11 @@ static int small_global_vector(Sym *y)
   if (y->depth != 0 || !t || t->kind != TY_ARRAY || !t->base || t->base->kind == TY_ARRAY ||
       t->bound_ft != t->bound_lt || toks[t->bound_ft].kind != CONSTANT)
     return 0;
+  /* Elements copied by relaxed atomic loads and stores (below): scalars
+     of at most 8 bytes, which need no library. */
+  int k = t->base->kind;
+  if (!((k >= TY_BOOL && k <= TY_DOUBLE) || k == TY_ENUM || k == TY_PTR) || (t->base->qual & Q_ATOMIC))
+    return 0;
   long n = strtol(toks[t->bound_ft].text, NULL, 0);
   return n > 0 && n <= 65536;
 }
@@ -407,13 +412,17 @@ static int qualifies(Node *s, Node *par)
   if (!sc.ok || !dropped) return 0;
   if (nh) {
     /* Each thread's copies of the vectors, as the shared ones are when S
-       begins (indices the writer does not write keep those values). */
+       begins (indices the writer does not write keep those values). By
+       relaxed atomic loads (plain moves): a thread of the process that is
+       ahead may be writing its chunk back meanwhile, values this copy
+       never uses there, but a race in C's terms (ThreadSanitizer). */
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     for (int x = 0; x < nh; x++)
-      fprintf(f, " __typeof__(%s) __ompdsm_halo_%s; __builtin_memcpy(&__ompdsm_halo_%s, &%s, sizeof %s);",
-              h[x]->name, h[x]->name, h[x]->name, h[x]->name, h[x]->name);
+      fprintf(f, " __typeof__(%s) __ompdsm_halo_%s; for (__SIZE_TYPE__ __ompdsm_k = 0; __ompdsm_k < sizeof %s / sizeof %s[0];"
+              " __ompdsm_k++) __atomic_load(&%s[__ompdsm_k], &__ompdsm_halo_%s[__ompdsm_k], __ATOMIC_RELAXED);",
+              h[x]->name, h[x]->name, h[x]->name, h[x]->name, h[x]->name, h[x]->name);
     fclose(f);
     toks[s->ft].wrap_open_text = buf;
     note_at(s->ft, "%d vector%s written by one worksharing loop and read by the next at "

@@ -250,10 +250,13 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   char lf[32];
   snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
   privs_close(o, pv, np, lf, om->ends_region);
-  /* A halo writer's own chunk goes to the shared vectors (omp_nowait.c). */
+  /* A halo writer's own chunk goes to the shared vectors (omp_nowait.c).
+     Relaxed atomic stores (plain moves): the process's other threads may
+     be copying the vector at the same time (a copy whose values there they
+     never use, but a race in C's terms). */
   for (HaloSub *hs = om->halo_writer ? om->halo_subs : NULL; hs; hs = hs->next)
     if (hs->written)
-      gen(o, " for (__INT64_TYPE__ __ompdsm_c = __ompdsm_own_lo%d; __ompdsm_c < __ompdsm_own_hi%d; __ompdsm_c++) %s[__ompdsm_lb%d_0 + __ompdsm_c] = __ompdsm_halo_%s[__ompdsm_lb%d_0 + __ompdsm_c];",
+      gen(o, " for (__INT64_TYPE__ __ompdsm_c = __ompdsm_own_lo%d; __ompdsm_c < __ompdsm_own_hi%d; __ompdsm_c++) __atomic_store(&%s[__ompdsm_lb%d_0 + __ompdsm_c], &__ompdsm_halo_%s[__ompdsm_lb%d_0 + __ompdsm_c], __ATOMIC_RELAXED);",
           id, id, hs->arr->name, id, hs->arr->name, id);
   gen(o, " __ompdsm_loop_end(%d); }", om->nowait || om->nowait_inferred);
   o->need_mark = 1;
