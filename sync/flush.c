@@ -300,10 +300,8 @@ void dsm__flush_user(void)
 
 static void settle(void *unused)
 {
-  pthread_mutex_lock(&dsm__mu);
-  int d = __atomic_load_n(&deferred, __ATOMIC_RELAXED);
-  pthread_mutex_unlock(&dsm__mu);
-  if (d)
+  /* Again with the gate: another thread of ours may have released since. */
+  if (__atomic_load_n(&deferred, __ATOMIC_RELAXED))
     flush_all(NULL);
 }
 
