@@ -6,8 +6,11 @@
  *     then and takes `slow` (150 ms); rank 0 runs `quick` (50 ms), runs dry
  *     in its taskwait and asks rank 1, which answers NONE when `slow` ends:
  *     rank 1 now holds rank 0 hungry.
- *  2. rank 0's taskwait returns and it creates `parent` (rank 1 is idle and
- *     asking: it takes it), then computes for 500 ms (no scheduling point).
+ *  2. rank 0's taskwait returns; 100 ms later it creates `parent` (rank 1 is
+ *     idle and asking by then: it takes it), then computes for 500 ms (no
+ *     scheduling point). Without the pause, rank 1's request came after
+ *     `parent` under ThreadSanitizer 2 runs in 3 (2026-12-07), and rank 0
+ *     kept it.
  *  3. `parent`, on rank 1, creates KIDS short tasks and waits for them.
  *     Rank 0 is busy and asks nobody: every kid must run on rank 1.
  *     Before TK_FED, rank 1 sent the first kid to rank 0 unasked (the
@@ -64,6 +67,7 @@ static void region(void *unused)
   sleep_ms(50);              /* rank 1's STEAL arrives meanwhile */
   __ompdsm_task(quick, NULL, 0, 0, 0, NULL, 0);
   __ompdsm_taskwait();
+  sleep_ms(100);             /* rank 1, idle since `slow`, asks meanwhile */
   __ompdsm_task(parent, NULL, 0, 0, 0, NULL, 0);
   sleep_ms(500);             /* rank 1 creates the kids meanwhile */
   __ompdsm_taskwait();
