@@ -295,6 +295,105 @@ static int readonly_scalar(Sym *s, int from, int to)
   return !addr_taken(s) && !assigned_in(s, from, to);
 }
 
+/* ---- may the runtime narrow the team? (issue 52) ----------------------------------------
+ * With dyn-var true OpenMP lets a region have fewer threads than it asks,
+ * and ompdsm runs a region whose distributed runs cost more than its
+ * threads gain on the master's process alone (sync/omp/omp_width.c). A
+ * program may still count on its team, legitimately or not; such a region
+ * keeps the team it asks for (__ompdsm_parallel). That is a region
+ *   - with a num_threads clause: the program said how many it wants;
+ *   - that names a function whose answer depends on the team (its thread
+ *     number, the team's size) or that each thread may call once (a lock),
+ *     or in a file that names one outside any region (an orphaned caller
+ *     the region may reach);
+ *   - that writes output (printf and the like), which each thread may do;
+ *   - whose threads may each add something once: a reduction clause on
+ *     the region itself (not a worksharing loop's), an atomic or critical
+ *     construct, a task (`parallel { count++ under atomic }` counts the
+ *     team; the corpus's reduction_region sums r once per thread), or a
+ *     file with such a construct outside any region.
+ * Threadprivate variables need nothing: a narrowed team is threads 0..T-1
+ * of the master's process, the very threads (and copies) they are in the
+ * whole team, and the absent threads' copies keep their values. NAS BT
+ * keeps its scratch vectors so. */
+static int names_team_query(const Token *t)
+{
+  static const char *const q[] = { "omp_get_thread_num", "omp_get_num_threads",
+    "omp_get_team_size", "omp_get_ancestor_thread_num", "omp_in_parallel",
+    /* taken once by each thread, like a critical section (EPCC's lock test
+     * counts the team's acquisitions) */
+    "omp_set_lock", "omp_unset_lock", "omp_test_lock",
+    "omp_set_nest_lock", "omp_unset_nest_lock", "omp_test_nest_lock" };
+  if (t->kind != IDENTIFIER || !t->is_use || !t->text) return 0;
+  for (size_t k = 0; k < sizeof q / sizeof *q; k++)
+    if (!strcmp(t->text, q[k])) return 1;
+  return 0;
+}
+
+/* Output, which each thread of `parallel { printf(...); }` makes once: a
+ * region that writes keeps its team (in the region's own text; the
+ * sequential code of a file prints all the time). */
+static int names_output(const Token *t)
+{
+  static const char *const q[] = { "printf", "fprintf", "puts", "fputs", "putchar",
+    "putc", "fputc", "fwrite", "write", "perror", "vprintf", "vfprintf", "dprintf" };
+  if (t->kind != IDENTIFIER || !t->is_use || !t->text) return 0;
+  for (size_t k = 0; k < sizeof q / sizeof *q; k++)
+    if (!strcmp(t->text, q[k])) return 1;
+  return 0;
+}
+
+/* A construct in which each thread may do something once. */
+static int per_thread_kind(int k)
+{
+  return k == OMP_ATOMIC || k == OMP_CRITICAL || k == OMP_TASK || k == OMP_TASKLOOP ||
+         k == OMP_MASTER_TASKLOOP;
+}
+
+static int is_parallel_kind(int k)
+{
+  return k == OMP_PARALLEL || k == OMP_PARALLEL_FOR || k == OMP_PARALLEL_SECTIONS ||
+         k == OMP_PARALLEL_MASTER || k == OMP_PARALLEL_MASTER_TASKLOOP;
+}
+
+/* Whether the file pins every team (an orphaned query): computed once. */
+static int file_pins_teams(void)
+{
+  static int known, pins;
+  if (known) return pins;
+  known = 1;
+  for (int i = 0; i < ntoks && !pins; i++) {
+    Node *c = toks[i].node;
+    int per_thread = c && c->kind == N_OMP && c->omp && per_thread_kind(c->omp->kind);
+    if ((!names_team_query(&toks[i]) && !per_thread) || file_sys[toks[i].file]) continue;
+    int inside = 0;
+    for (int j = 0; j < i && !inside; j++) {
+      Node *r = toks[j].node;
+      if (r && r->kind == N_OMP && r->omp && is_parallel_kind(r->omp->kind) && r->lt >= i)
+        inside = 1;
+    }
+    if (!inside) pins = 1;
+  }
+  return pins;
+}
+
+static int region_may_narrow(Node *n, Omp *om)
+{
+  if (om->num_threads.ft <= om->num_threads.lt || file_pins_teams())
+    return 0;
+  if (om->kind == OMP_PARALLEL || om->kind == OMP_PARALLEL_MASTER)
+    for (VarClause *v = om->vars; v; v = v->next)
+      if (v->kind == DS_REDUCTION) return 0;
+  for (int i = n->ft; i <= n->lt; i++) {
+    Node *c = toks[i].node;
+    if (names_team_query(&toks[i]) || names_output(&toks[i]) ||
+        (c && c != n && c->kind == N_OMP && c->omp &&
+                                       per_thread_kind(c->omp->kind)))
+      return 0;
+  }
+  return 1;
+}
+
 void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
   Omp inner = *om;       /* combined constructs: the worksharing half */
@@ -409,8 +508,8 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   gen(o, " unsigned __ompdsm_nt%d = (unsigned)(%s); int __ompdsm_if%d = !!(%s);", id, nt, id, ifx);
   gen(o, " static int __ompdsm_warned%d; __ompdsm_team_check(__ompdsm_nt%d, __ompdsm_if%d, \"%s:%d\", &__ompdsm_warned%d);",
       id, id, id, files[d->file], d->line, id);
-  gen(o, " __ompdsm_parallel(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, __ompdsm_nt%d, __ompdsm_if%d); }",
-      id, id, id, id, id);
+  gen(o, " %s(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, __ompdsm_nt%d, __ompdsm_if%d); }",
+      region_may_narrow(n, om) ? "__ompdsm_parallel_dynamic" : "__ompdsm_parallel", id, id, id, id, id);
   free(nt); free(ifx);
   o->need_mark = 1;
 }

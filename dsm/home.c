@@ -416,7 +416,7 @@ void dsm__home_wait(uint32_t pg)
   uint64_t t0 = dsm__now_ns();
   while (p->home == dsm__rank && p->need && !dsm__need_met(p, p->pv))
     pthread_cond_wait(&home_cv, &dsm__mu);
-  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  dsm__blocked_since(t0);
   if (p->home == dsm__rank) {
     dsm__home_catch_up(pg, p, 0);
     if (p->prot == DSM__PROT_NONE)   /* no need, yet protected: only a race with catch_up */

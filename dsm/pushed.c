@@ -245,7 +245,7 @@ void dsm__push_wait(void)
       pthread_mutex_lock(&dsm__mu);
     }
     push_waiting = 0;
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__blocked_since(t0);
   }
   pthread_mutex_unlock(&dsm__mu);
 }

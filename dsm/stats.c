@@ -88,6 +88,15 @@ int64_t dsm_stat(const char *name)
   return -1;
 }
 
+__thread uint64_t dsm__my_blocked_ns;
+
+void dsm__blocked_since(uint64_t t0)
+{
+  uint64_t d = dsm__now_ns() - t0;
+  DSM__STAT_ADD(blocked_ns, d);
+  dsm__my_blocked_ns += d;
+}
+
 void dsm__stats_consistency(int64_t delta)
 {
   uint64_t now = __atomic_add_fetch(&dsm__stats.stat_consistency_bytes, (uint64_t)delta,

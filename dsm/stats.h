@@ -70,6 +70,8 @@
   X(hot_writes,         "writes of hot pages found at a release, without a fault")\
   X(intervals,          "intervals created by this process")                 \
   X(flushes_waited,     "flush directives that did not release: nobody waited (sync/flush.c)")\
+  X(regions_narrow,     "parallel regions run by the master's process alone: measured faster (OMP_DYNAMIC)")\
+  X(regions_width_tried, "parallel region runs that tried the other width (sync/omp/omp_width.c)")\
   X(barriers,           "barriers passed")                                   \
   X(pair_barriers,      "barriers of two: each process sent its arrival and departed by itself")\
   X(pair_found,         "barriers of two whose other arrival had been taken in before this one's")\
@@ -137,6 +139,11 @@ extern struct dsm__stats dsm__stats;
   } while (0)
 
 /* Consistency memory accounting (GC bound is checked against it). */
+/* A wait that began at t0 (dsm__now_ns) is over: blocked_ns, and this
+ * thread's own count (the OpenMP runtime's judge of a region's width,
+ * sync/omp/omp_width.c, tells waiting from computing by it). */
+void dsm__blocked_since(uint64_t t0);
+extern __thread uint64_t dsm__my_blocked_ns;
 void dsm__stats_consistency(int64_t delta);
 
 /* Called by dsm_exit on every rank: ships this rank's block to the master,

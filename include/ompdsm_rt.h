@@ -32,6 +32,11 @@ void __ompdsm_main(int (*user_main)(int, char **), int argc, char **argv)
  * Includes the implicit barrier at the end (a join). */
 void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size,
                        unsigned num_threads, int if_cond);
+/* The same for a region whose team the runtime may make smaller while
+ * dyn-var is true (sync/omp/omp_width.c): ompdsmcc's call for a region
+ * without num_threads that does not ask its thread number or team size. */
+void __ompdsm_parallel_dynamic(void (*fn)(void *), void *data, size_t size,
+                               unsigned num_threads, int if_cond);
 int  __ompdsm_thread_num(void);
 int  __ompdsm_num_threads(void);
 /* Before a region: warn once (through *warned) when the team it asks for

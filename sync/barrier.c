@@ -313,7 +313,7 @@ static void barrier_impl(void *arg)
     pthread_mutex_unlock(&dsm__mu);
     reply = mine.p;
     reply_len = mine.len;
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__blocked_since(t0);
   } else if (dsm__rank == 0) {
     /* The manager arrives without a message and waits for the last one. */
     uint64_t t0 = dsm__now_ns();
@@ -329,7 +329,7 @@ static void barrier_impl(void *arg)
     reply_len = local_reply.len;
     memset(&local_reply, 0, sizeof local_reply);
     pthread_mutex_unlock(&dsm__mu);
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__blocked_since(t0);
   } else {
     dsm__tp_call(0, DSM__MSG_BARRIER, b.p, b.len, &reply, &reply_len);
   }

@@ -333,7 +333,7 @@ static void wait_for_news(void)
     while (news == spin.news &&
            pthread_cond_timedwait(&news_cv, &dsm__mu, &ts) != ETIMEDOUT)
       ;
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__blocked_since(t0);
   }
   pthread_mutex_unlock(&dsm__mu);
   dsm__gate_take(gate);

@@ -174,6 +174,17 @@ static void answer_before_waiting(void)
   }
 }
 
+/* The master's threads are about to run a region among themselves (a team
+ * of this process alone, sync/omp/omp_width.c). Any of them may wait for
+ * a peer, a page whose diff that peer holds until its JOIN is answered,
+ * and only this thread's waits answer first (`holding` is its own): a
+ * worker's fetch waited for rank 1, and rank 1 for the answer, for good
+ * (the corpus's mg_like on 2 processes of 2 threads, 2026-12-07). */
+void dsm__join_answer_held(void)
+{
+  answer_before_waiting();
+}
+
 void dsm__forkjoin_init(void)
 {
   dsm__team = dsm__nprocs;
@@ -430,7 +441,7 @@ static void join_impl(void *unused)
     dsm__tp_event_wait(&join_ev);
     pthread_mutex_lock(&dsm__mu);
   }
-  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  dsm__blocked_since(t0);
   dsm__prof_span("join", t0, dsm__now_ns(), 0);
   take_joins();
   dsm__buf_t coll = { 0 };
@@ -503,7 +514,7 @@ int dsm_serve_forks(void)
       dsm__tp_event_wait(&fork_ev);
       pthread_mutex_lock(&dsm__mu);
     }
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__blocked_since(t0);
     dsm__prof_span("fork wait", t0, dsm__now_ns(), 0);
     uint8_t *msg = fork_msg;
     size_t len = fork_len;

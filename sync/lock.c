@@ -488,7 +488,7 @@ static void acquire_impl(void *p)
         dsm__tp_event_wait(&handoff_ev);
         pthread_mutex_lock(&dsm__mu);
       }
-      DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+      dsm__blocked_since(t0);
       lk->since = 0;
       ask = 1;
     }
@@ -523,7 +523,7 @@ static void acquire_impl(void *p)
       pthread_mutex_lock(&dsm__mu);
     }
     lk->want = 0;
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__blocked_since(t0);
     lk->held = 1;
     dsm__acquire();              /* the TOKEN's records are in the store */
     dsm__carry_apply(lk->carry);

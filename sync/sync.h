@@ -49,6 +49,10 @@ void dsm__fork_shared_stacks(int on);
 int dsm__forkjoin_in_region(void);
 /* dsm_fork with a team of the first `team` processes (ompdsmcc's num_threads). */
 void dsm__fork_team(void (*fn)(void *), void *arg, size_t size, unsigned team);
+/* Master, before its threads run a region among themselves: answer the
+ * JOINs held for the next fork, so that no thread of it waits for a slave
+ * that waits for them (forkjoin.c). */
+void dsm__join_answer_held(void);
 /* Write the bytes dsm_distribute pushed here; at every acquire that ends a
  * barrier or receives a fork. */
 void dsm__distribute_apply(void);

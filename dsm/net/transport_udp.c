@@ -395,7 +395,7 @@ static void call_many_then(dsm__call_t *cs, unsigned n, void (*work)(void *), vo
     serve_until(&me, calls_done, &left);
   else
     wait_calls(&me, &left);
-  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  dsm__blocked_since(t0);
   for (unsigned i = 0; i < n; i++) {
     dsm__tp_call_remove(&U.core, &c[i].c);
     cs[i].reply = c[i].c.reply;

@@ -153,7 +153,7 @@ static void v_call_many(dsm__call_t *cs, unsigned n)
     struct pollfd fd;
     dsm__tp_sleep(&V.core, &me, &fd, 1, UINT64_MAX);
   }
-  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  dsm__blocked_since(t0);
   for (unsigned i = 0; i < n; i++)
     dsm__tp_call_remove(&V.core, &c[i]);
   pthread_mutex_unlock(&V.core.mu);

@@ -127,7 +127,7 @@ static void read_batch(dsm__read_t *rs, unsigned n)
     struct pollfd fd;
     dsm__tp_sleep(&V.core, &me, &fd, 1, UINT64_MAX);
   }
-  DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+  dsm__blocked_since(t0);
   pthread_mutex_unlock(&V.core.mu);
   off = 0;
   for (unsigned i = 0; i < n; i++) {

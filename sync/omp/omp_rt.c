@@ -27,6 +27,7 @@
  *   flush                2(n-1) messages: records exchanged with every peer
  *                        (a spin on a flag: one flush, then a wait for news)
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +38,7 @@
 #include "omp.h"
 #include "ompdsm_rt.h"
 #include "omp_team.h"
+#include "omp_width.h"
 #include "runtime.h"
 #include "sync.h"
 #include "net/transport.h"
@@ -139,6 +141,7 @@ static void read_env(void)
 void __ompdsm_main(int (*user_main)(int, char **), int argc, char **argv)
 {
   read_env();
+  dsm__width_init();
   dsm_main(user_main, argc, argv);
 }
 
@@ -189,9 +192,11 @@ static void joinreds_fold(unsigned n)
 static void region_body(void *p)
 {
   struct region_hdr *h = p;
+  dsm__width_body_begin();
   dsm__task_region_begin(h->seq, team_procs, nlocal, my_local);
   h->fn(h + 1);
   dsm__task_region_end();   /* the region's closing barrier completes its tasks */
+  dsm__width_body_end();
 }
 
 /* Workers' region stacks in a program whose tasks move between processes:
@@ -255,7 +260,8 @@ static void region_entry(void *p)
   joinreds_fold(n);
 }
 
-void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nthreads, int if_cond)
+static void parallel(void (*fn)(void *), void *data, size_t size, unsigned nthreads,
+                     int if_cond, int may_narrow)
 {
   unsigned team = nthreads ? nthreads : team_default();
   if (team > job_threads()) team = job_threads();
@@ -278,6 +284,8 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
     cur = saved_cur;
     return;
   }
+  if (may_narrow)
+    team = dsm__width_choose(fn, team, tpp());
   size_t total = sizeof(struct region_hdr) + size;
   struct region_hdr *h = malloc(total);
   if (!h) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
@@ -291,12 +299,27 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
   unsigned procs = (team + tpp() - 1) / tpp();
   if (procs == 1) {
     /* Threads of this process only: no other process takes part. */
+    if (tpp() > 1)
+      dsm__join_answer_held();
     region_entry(h);
   } else {
     dsm__fork_team(region_entry, h, total, procs);
     dsm_join();
   }
+  if (may_narrow)
+    dsm__width_done();
   free(h);
+}
+
+void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nthreads, int if_cond)
+{
+  parallel(fn, data, size, nthreads, if_cond, 0);
+}
+
+void __ompdsm_parallel_dynamic(void (*fn)(void *), void *data, size_t size, unsigned nthreads,
+                               int if_cond)
+{
+  parallel(fn, data, size, nthreads, if_cond, 1);
 }
 
 /* ---- a team larger than the job (issue 14) ---------------------------------------------- */
@@ -308,6 +331,8 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size, unsigned nth
 void __ompdsm_team_check(unsigned nthreads, int if_cond, const char *where, int *warned)
 {
   unsigned want = nthreads ? nthreads : default_threads > 0 ? (unsigned)default_threads : 0;
+  if (!active)
+    dsm__width_where(where);   /* names the region that follows in DSM_WIDTH_LOG */
   if (*warned || active || !if_cond || want <= job_threads())
     return;
   *warned = 1;
@@ -700,10 +725,36 @@ void __ompdsm_atomic_start(void) { lock_acquire(ID_ATOMIC); }
 void __ompdsm_atomic_end(void) { lock_release(ID_ATOMIC); }
 
 /* Flush and the spin loops built from it: sync/flush.c. */
-void __ompdsm_flush(void) { dsm__flush_user(); }
-void __ompdsm_spin_flush(void) { dsm__flush_spin(); }
-void __ompdsm_spin_end(void) { dsm__flush_spin_end(); }
-void __ompdsm_spin_watch(const void *addr, size_t size) { dsm__flush_spin_watch(addr, size); }
+/* A team on the master's process alone (a narrowed region, omp_width.c, or
+ * a team no larger than its threads) runs while every other process waits
+ * for a fork: a flush need tell no other process anything, and the fork
+ * after the region makes the writes theirs. It is a fence among the
+ * process's threads, and a spin lets the flag's writer run. Releasing at
+ * each flush, NAS LU narrowed took ~95 ms a step where one process takes
+ * 15: an interval and pushes to the idle process every millisecond. */
+static int team_alone(void) { return active && team_procs == 1; }
+
+void __ompdsm_flush(void)
+{
+  if (team_alone()) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  else dsm__flush_user();
+}
+
+void __ompdsm_spin_flush(void)
+{
+  if (team_alone()) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    sched_yield();
+  } else {
+    dsm__flush_spin();
+  }
+}
+
+void __ompdsm_spin_end(void) { if (!team_alone()) dsm__flush_spin_end(); }
+void __ompdsm_spin_watch(const void *addr, size_t size)
+{
+  if (!team_alone()) dsm__flush_spin_watch(addr, size);
+}
 
 /* ---- the seed's semaphores and condition variables ------------------------------------- */
 
@@ -891,13 +942,18 @@ void __ompdsm_free(void *p)
 /* ---- omp.h --------------------------------------------------------------------------------- */
 
 void omp_set_num_threads(int n) { if (n > 0) default_threads = n; }
-int omp_get_num_threads(void) { return num_threads; }
-int omp_get_max_threads(void) { return (int)team_default(); }
-int omp_get_thread_num(void) { return thread_num; }
+/* A program that has asked how large its team is, or which thread it is,
+ * may count on the answer later (`nthreads = omp_get_num_threads()` once,
+ * then a loop of nthreads iterations that expects one each): from then on
+ * every region has the team it asks for (omp_width.c). NAS asks only at
+ * its end, to print the count. */
+int omp_get_num_threads(void) { dsm__width_pin(); return num_threads; }
+int omp_get_max_threads(void) { dsm__width_pin(); return (int)team_default(); }
+int omp_get_thread_num(void) { dsm__width_pin(); return thread_num; }
 int omp_get_num_procs(void) { return (int)job_threads(); }
-int omp_in_parallel(void) { return active && num_threads > 1; }
-void omp_set_dynamic(int d) { (void)d; }
-int omp_get_dynamic(void) { return 0; }
+int omp_in_parallel(void) { dsm__width_pin(); return active && num_threads > 1; }
+void omp_set_dynamic(int d) { dsm__width_set_dynamic(d); }
+int omp_get_dynamic(void) { return dsm__width_dynamic(); }
 void omp_set_nested(int n) { (void)n; }
 int omp_get_nested(void) { return 0; }
 int omp_get_thread_limit(void) { return (int)job_threads(); }

@@ -120,9 +120,11 @@ void dsm__team_barrier(unsigned n, void (*last)(void *), void *arg)
   pthread_mutex_lock(&bmu);
   uint64_t g = bgen;
   if (++arrived < n) {
+    uint64_t t0 = dsm__now_ns();
     while (bgen == g)
       pthread_cond_wait(&bcv, &bmu);
     pthread_mutex_unlock(&bmu);
+    dsm__my_blocked_ns += dsm__now_ns() - t0;   /* waiting, not computing (omp_width.c) */
     return;
   }
   /* Everyone else is here and waits for bgen to move: the last arrival

@@ -746,7 +746,7 @@ static void step_impl(void *p)
     unsigned g = dsm__gate_drop();
     dsm__tp_event_wait(&task_evs[my_local]);
     dsm__gate_take(g);
-    DSM__STAT_ADD(blocked_ns, dsm__now_ns() - t0);
+    dsm__blocked_since(t0);
     pthread_mutex_lock(&dsm__mu);
     idle_waiters--;
   }
