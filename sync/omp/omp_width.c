@@ -18,7 +18,9 @@
  * num_threads clause, nor those that ask their thread number or team size,
  * nor any in a file that asks outside its regions. And once the program
  * has asked (omp_get_num_threads, omp_get_thread_num, omp_get_max_threads,
- * omp_in_parallel: from any file), every region has its whole team.
+ * omp_in_parallel: from any file), every region has its whole team, unless
+ * dyn-var was said to be true (OMP_DYNAMIC=true, omp_set_dynamic(1)): a
+ * program that says so expects any team, which is what OpenMP promises it.
  *
  * The choice is measured, per region (its outlined function), by the
  * master thread of rank 0, which alone forks:
@@ -75,6 +77,7 @@ struct site {
 static struct site sites[SITES];
 static int dyn = 1;               /* dyn-var */
 static int pinned;                /* the program asked its team (dsm__width_pin) */
+static int dyn_said;              /* OMP_DYNAMIC=true or omp_set_dynamic(1): asking pins nothing */
 static int dyn_read;
 static int log_on;                /* DSM_WIDTH_LOG=1: say what is decided */
 static const char *next_where;
@@ -101,7 +104,7 @@ static void read_env(void)
   const char *s = getenv("OMP_DYNAMIC");
   if (!s || !*s) return;
   if (!strcasecmp(s, "false") || !strcmp(s, "0")) dyn = 0;
-  else if (!strcasecmp(s, "true") || !strcmp(s, "1")) dyn = 1;
+  else if (!strcasecmp(s, "true") || !strcmp(s, "1")) dyn = dyn_said = 1;
   else {
     fprintf(stderr, "ompdsm: error: OMP_DYNAMIC='%s' is not true or false\n", s);
     exit(2);
@@ -129,6 +132,7 @@ void dsm__width_pin(void)
 void dsm__width_set_dynamic(int d)
 {
   __atomic_store_n(&dyn, d != 0, __ATOMIC_RELAXED);
+  if (d) __atomic_store_n(&dyn_said, 1, __ATOMIC_RELAXED);
 }
 
 static struct site *site_of(void (*fn)(void *), const char *where)
@@ -166,7 +170,8 @@ unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp)
   cur_site = NULL;
   const char *where = next_where;
   next_where = NULL;
-  if (!dsm__width_dynamic() || team <= tpp || __atomic_load_n(&pinned, __ATOMIC_RELAXED))
+  if (!dsm__width_dynamic() || team <= tpp ||
+      (__atomic_load_n(&pinned, __ATOMIC_RELAXED) && !__atomic_load_n(&dyn_said, __ATOMIC_RELAXED)))
     return team;
   struct site *s = site_of(fn, where);
   if (!s) return team;

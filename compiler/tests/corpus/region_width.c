@@ -3,10 +3,13 @@
  * of a grid, with a shared scratch vector between them, so a barrier every
  * few dozen flops; run on two processes it waits nearly all the time.
  * smooth() computes for milliseconds between its barriers. count() asks
- * its thread number, so its team is the one asked for. The answers do not
+ * its thread number, so its team is the one asked for. With REGION_WIDTH_ASK
+ * set, the program asks its team's size first, which keeps every team
+ * whole unless OMP_DYNAMIC=true says it expects any. The answers do not
  * depend on the team: every sum is taken in one order by the master. */
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define N 40
 #define M 200000
@@ -56,6 +59,14 @@ static int count(void)
 
 int main(void)
 {
+  if (getenv("REGION_WIDTH_ASK")) {
+    int nt = 0;
+#pragma omp parallel
+#pragma omp master
+    nt = omp_get_num_threads();
+    if (nt < 1)
+      return 1;
+  }
   double total = 0;
   for (int step = 0; step < 40; step++) {
     lines(step);
