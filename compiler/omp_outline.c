@@ -316,6 +316,15 @@ static int readonly_scalar(Sym *s, int from, int to)
  * of the master's process, the very threads (and copies) they are in the
  * whole team, and the absent threads' copies keep their values. NAS BT
  * keeps its scratch vectors so. */
+/* A use of one of the n names in q (a call, or a function's address). */
+static int names_one_of(const Token *t, const char *const *q, size_t n)
+{
+  if (t->kind != IDENTIFIER || !t->is_use || !t->text) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (!strcmp(t->text, q[k])) return 1;
+  return 0;
+}
+
 static int names_team_query(const Token *t)
 {
   static const char *const q[] = { "omp_get_thread_num", "omp_get_num_threads",
@@ -324,10 +333,7 @@ static int names_team_query(const Token *t)
      * counts the team's acquisitions) */
     "omp_set_lock", "omp_unset_lock", "omp_test_lock",
     "omp_set_nest_lock", "omp_unset_nest_lock", "omp_test_nest_lock" };
-  if (t->kind != IDENTIFIER || !t->is_use || !t->text) return 0;
-  for (size_t k = 0; k < sizeof q / sizeof *q; k++)
-    if (!strcmp(t->text, q[k])) return 1;
-  return 0;
+  return names_one_of(t, q, sizeof q / sizeof *q);
 }
 
 /* Output, which each thread of `parallel { printf(...); }` makes once: a
@@ -337,10 +343,7 @@ static int names_output(const Token *t)
 {
   static const char *const q[] = { "printf", "fprintf", "puts", "fputs", "putchar",
     "putc", "fputc", "fwrite", "write", "perror", "vprintf", "vfprintf", "dprintf" };
-  if (t->kind != IDENTIFIER || !t->is_use || !t->text) return 0;
-  for (size_t k = 0; k < sizeof q / sizeof *q; k++)
-    if (!strcmp(t->text, q[k])) return 1;
-  return 0;
+  return names_one_of(t, q, sizeof q / sizeof *q);
 }
 
 /* A construct in which each thread may do something once. */
@@ -387,8 +390,7 @@ static int region_may_narrow(Node *n, Omp *om)
   for (int i = n->ft; i <= n->lt; i++) {
     Node *c = toks[i].node;
     if (names_team_query(&toks[i]) || names_output(&toks[i]) ||
-        (c && c != n && c->kind == N_OMP && c->omp &&
-                                       per_thread_kind(c->omp->kind)))
+        (c && c != n && c->kind == N_OMP && c->omp && per_thread_kind(c->omp->kind)))
       return 0;
   }
   return 1;

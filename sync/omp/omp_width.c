@@ -40,15 +40,14 @@
  *     program) is judged again, at a cost of one run in that many; and
  *     when any region changes its width, every other one is judged again
  *     two runs later (the pages they share have moved).
- * A region that computes nearly all its time (the suite's apps) is never
- * tried narrow, and costs two clock reads per run.
+ * A region that computes nearly all its time is never tried narrow, and
+ * costs four clock reads per run; one that keeps its team (below), none.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "dsm_internal.h"
 #include "omp_width.h"
@@ -78,7 +77,6 @@ static struct site sites[SITES];
 static int dyn = 1;               /* dyn-var */
 static int pinned;                /* the program asked its team (dsm__width_pin) */
 static int dyn_said;              /* OMP_DYNAMIC=true or omp_set_dynamic(1): asking pins nothing */
-static int dyn_read;
 static int log_on;                /* DSM_WIDTH_LOG=1: say what is decided */
 static const char *next_where;
 
@@ -87,18 +85,12 @@ static struct site *cur_site;
 static int cur_narrow;
 static uint64_t cur_start, cur_body, cur_waits;   /* the run, its body, the body's waits */
 static uint64_t body_start, body_blocked0;
-static __thread int is_master;    /* this thread's time in waits counts */
+static __thread int is_master;    /* this thread forked the run being timed */
 
-static uint64_t now_ns(void)
+/* Read once by __ompdsm_main before any thread starts; omp_set_dynamic
+ * may then come from any thread. */
+void dsm__width_init(void)
 {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void read_env(void)
-{
-  dyn_read = 1;
   const char *l = getenv("DSM_WIDTH_LOG");
   log_on = l && *l && strcmp(l, "0");
   const char *s = getenv("OMP_DYNAMIC");
@@ -109,13 +101,6 @@ static void read_env(void)
     fprintf(stderr, "ompdsm: error: OMP_DYNAMIC='%s' is not true or false\n", s);
     exit(2);
   }
-}
-
-/* Read once by __ompdsm_main before any thread starts (dsm__width_init);
- * omp_set_dynamic may then come from any thread. */
-void dsm__width_init(void)
-{
-  if (!dyn_read) read_env();
 }
 
 int dsm__width_dynamic(void)
@@ -195,7 +180,7 @@ unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp)
   cur_body = 0;
   is_master = 1;
   cur_waits = 0;
-  cur_start = now_ns();
+  cur_start = dsm__now_ns();
   if (cur_narrow) DSM__STAT_INC(regions_narrow);
   if (s->trying) DSM__STAT_INC(regions_width_tried);
   return cur_narrow ? tpp : team;
@@ -204,14 +189,14 @@ unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp)
 void dsm__width_body_begin(void)
 {
   if (!is_master || !cur_site) return;
-  body_start = now_ns();
+  body_start = dsm__now_ns();
   body_blocked0 = dsm__my_blocked_ns;
 }
 
 void dsm__width_body_end(void)
 {
   if (!is_master || !cur_site) return;
-  cur_body = now_ns() - body_start;
+  cur_body = dsm__now_ns() - body_start;
   cur_waits = dsm__my_blocked_ns - body_blocked0;
 }
 
@@ -221,7 +206,7 @@ void dsm__width_done(void)
   if (!s) return;
   cur_site = NULL;
   is_master = 0;
-  uint64_t t = now_ns() - cur_start;
+  uint64_t t = dsm__now_ns() - cur_start;
   uint64_t busy = cur_body ? cur_body : t;   /* the master's part of the run */
   uint64_t waits = cur_waits;
   if (s->runs == 1) return;                    /* cold */
