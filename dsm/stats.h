@@ -18,6 +18,7 @@
   X(datagrams_recv,     "datagrams read from the network")                   \
   X(retransmits,        "datagrams sent again after a timeout")              \
   X(spurious_retransmits, "of those, found not needed: the originals were answered (F_ORIG)")\
+  X(resends_heard,      "datagrams received that their sender had sent again (F_RESENT)")\
   X(acks_ridden,        "ACKs of one-way messages sent inside another datagram")\
   X(lazy_sent,          "lazy one-ways (barrier arrivals) sent to the receiver's reply socket")\
   X(lazy_handed,        "lazy one-ways a caller read and handed to the service socket's server")\
@@ -99,6 +100,7 @@
   X(blocked_ns,         "nanoseconds blocked waiting for messages")        \
   X(wakeups,            "times a thread was woken by another thread of this process")\
   X(svc_net_wakes,      "times the sleeping service thread was woken by a datagram or its timer")\
+  X(svc_idle_timer_wakes, "of those, by its timer with nothing due (a deadline gone meanwhile)")\
   /* verbs transport (docs/verbs.md) */                                     \
   X(verbs_sends,        "SENDs posted on RDMA queue pairs")                  \
   X(credit_stalls,      "times queued messages waited for credits")          \

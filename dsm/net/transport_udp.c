@@ -61,6 +61,7 @@ static int may_run_handlers_here(void)
 
 static void arm_timer(uint64_t deadline)
 {
+  U.tfd_stale = 0;
   if (deadline == U.tfd_armed || U.tfd < 0)
     return;
   struct itimerspec its = { { 0, 0 }, { (time_t)(deadline / 1000000000u),
@@ -71,13 +72,36 @@ static void arm_timer(uint64_t deadline)
   U.tfd_armed = deadline;
 }
 
+void dsm__udp_tfd_dropped(uint64_t deadline)
+{
+  if (U.tfd_armed != UINT64_MAX && deadline <= U.tfd_armed)
+    U.tfd_stale = 1;
+}
+
+/* The next of the SVC deadlines: timers, held ACKs, keepalives, and at
+ * most a second away, as svc_timers would return it (running nothing). */
+static uint64_t svc_next(void)
+{
+  uint64_t next = dsm__now_ns() + 1000 * MS, t;
+  if ((t = dsm__udp_timers_next(SVC)) < next) next = t;
+  if ((t = dsm__udp_acks_next()) < next) next = t;
+  if ((t = dsm__udp_keepalive_next()) < next) next = t;
+  return next;
+}
+
 void dsm__udp_wake_role(int which, uint64_t deadline)
 {
   struct dsm__tp_waiter *o = U.role[which].owner;
   if (which == SVC && deadline) {
-    /* Whoever serves the service socket sleeps on the timer too. */
-    if (deadline < U.tfd_armed)
+    /* Whoever serves the service socket sleeps on the timer too. A stale
+     * timer is moved to the real next deadline, later or not: one system
+     * call instead of a wake-up of the server for nothing. */
+    if (U.tfd_stale) {
+      uint64_t next = svc_next();
+      arm_timer(deadline < next ? deadline : next);
+    } else if (deadline < U.tfd_armed) {
       arm_timer(deadline);
+    }
     return;
   }
   dsm__tp_wake_before(o, deadline);
@@ -167,7 +191,7 @@ static void svc_poll_set(struct pollfd *fds, unsigned *n, uint64_t next)
   /* Only ever sooner: a timer armed for later than needed costs a useless
    * wake-up at most, and re-arming on every round would cost a system
    * call each. */
-  if (next < U.tfd_armed)
+  if (next < U.tfd_armed || U.tfd_stale)
     arm_timer(next);
   fds[(*n)++] = (struct pollfd){ U.sock[SVC], POLLIN, 0 };
   fds[(*n)++] = (struct pollfd){ U.tfd, POLLIN, 0 };
@@ -179,6 +203,7 @@ static void svc_timer_check(const struct pollfd *tfd)
   if (tfd->revents & POLLIN) {
     dsm__tp_unpoke(U.tfd);
     U.tfd_armed = UINT64_MAX;
+    U.tfd_stale = 0;
   }
 }
 
@@ -249,7 +274,10 @@ static int svc_sleep(struct dsm__tp_waiter *me)
        * let one fire spuriously. */
       if (U.role[SVC].owner == me) {
         dsm__tp_unpoke(U.tfd);
+        if (svc_next() > dsm__now_ns() + MS)
+          DSM__STAT_INC(svc_idle_timer_wakes);
         U.tfd_armed = UINT64_MAX;
+        U.tfd_stale = 0;
         sock = 1;
       }
       break;
@@ -283,7 +311,7 @@ static void *service(void *arg)
       /* Only ever sooner: a timer armed for later than needed costs a
        * useless wake-up at most, and re-arming on every round would cost a
        * system call each. */
-      if (next < U.tfd_armed)
+      if (next < U.tfd_armed || U.tfd_stale)
         arm_timer(next);
     }
     readable = svc_sleep(me);

@@ -291,8 +291,13 @@ void dsm__udp_timer_clear(struct xfer *x);
 uint64_t dsm__udp_timers_run(int which, uint64_t now, uint64_t next);
 /* The earliest deadline of list `which` (UINT64_MAX: none), firing nothing. */
 uint64_t dsm__udp_timers_next(int which);
+/* A deadline of the SVC list, a held ACK's or another the timer may be
+ * armed for went away (transport_udp.c). */
+void dsm__udp_tfd_dropped(uint64_t deadline);
 /* PING peers silent for DSM_TIMEOUT/3; lowers *next to its own deadline. */
 void dsm__udp_keepalive(uint64_t now, uint64_t *next);
+/* When the next keepalive round is due (UINT64_MAX: none). */
+uint64_t dsm__udp_keepalive_next(void);
 
 /* ---- transport_udp_rpc.c: requests and replies ---------------------------------------- */
 
@@ -387,6 +392,8 @@ void dsm__udp_acks_ride(unsigned dst, int to_caller);
 /* Send the ACKs that may go; returns the sooner of next and the time the
  * oldest of the others must go. */
 uint64_t dsm__udp_acks_run(uint64_t now, uint64_t next);
+/* The held ACKs' next deadline, running nothing (UINT64_MAX: none). */
+uint64_t dsm__udp_acks_next(void);
 
 /* ---- transport_udp_boot.c: bootstrap and shutdown ------------------------------------- */
 
@@ -446,6 +453,12 @@ struct dsm__udp {
    * at the deadline if the ACK was lost. */
   int tfd;
   uint64_t tfd_armed;            /* ns, CLOCK_MONOTONIC; UINT64_MAX: not armed */
+  /* The deadline tfd is armed for may be gone (an ACK came, a held ACK rode
+   * a datagram): the next deadline set re-arms it to the real next one,
+   * even a later one. Otherwise each ACK that came in time left a wake-up
+   * of the server for nothing, one per retransmission timeout all through
+   * a rally of one-ways (issue 57's test, under load). */
+  int tfd_stale;
   int shutting_down;             /* 1: in the collective EXIT, 2: done */
   uint64_t last_recv;            /* any valid datagram */
 };

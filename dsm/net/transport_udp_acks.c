@@ -86,13 +86,26 @@ static void init(void)
   delay_ns = d;
 }
 
+/* The sleeper's limit for a peer's held ACKs (see hold). */
+static uint64_t last_of(const struct peer_acks *q)
+{
+  return q->due - delay_ns + late_ns;
+}
+
+/* A peer's list is empty now: its deadline is gone. */
+static void emptied(struct peer_acks *q)
+{
+  dsm__udp_tfd_dropped(last_of(q));
+  q->due = 0;
+  nwaiting--;
+}
+
 static void send_peer(unsigned dst, int to_caller)
 {
   struct peer_acks *q = &pa[dst];
   unsigned n = q->n;
   q->n = 0;
-  q->due = 0;
-  nwaiting--;
+  emptied(q);
   for (unsigned i = 0; i < n; i++)
     dsm__udp_send_ack(dst, q->w[i].origin, q->w[i].rid, q->w[i].type, (int)q->w[i].tgt_rep, NULL,
                       to_caller, (int)q->w[i].orig);
@@ -112,7 +125,7 @@ static void hold(unsigned dst, unsigned origin, uint64_t rid, unsigned type, uns
   if (!q->n) {
     q->due = dsm__now_ns() + delay_ns;
     nwaiting++;
-    dsm__udp_wake_role(SVC, q->due - delay_ns + late_ns);   /* the sleeper's limit */
+    dsm__udp_wake_role(SVC, last_of(q));
   }
   q->w[q->n++] = (struct ack_wait){ origin, type, tgt_rep, orig ? 1u : 0u, rid };
   if (q->n == ACKS_PEER)
@@ -139,10 +152,8 @@ int dsm__udp_acks_now(unsigned dst, unsigned origin, uint64_t rid, int tgt_rep, 
     if (w.rid != rid || w.origin != origin || w.tgt_rep != (unsigned)tgt_rep)
       continue;
     q->w[i] = q->w[--q->n];
-    if (!q->n) {
-      q->due = 0;
-      nwaiting--;
-    }
+    if (!q->n)
+      emptied(q);
     dsm__udp_send_ack(dst, origin, rid, w.type, tgt_rep, NULL, to_caller, (int)w.orig);
     return 1;
   }
@@ -169,10 +180,8 @@ size_t dsm__udp_acks_pack(unsigned dst, uint8_t *t, size_t room)
   if (!k)
     return 0;
   q->n = keep;
-  if (!keep) {
-    q->due = 0;
-    nwaiting--;
-  }
+  if (!keep)
+    emptied(q);
   t[(size_t)k * ACK_RIDE_LEN] = (uint8_t)k;
   DSM__STAT_ADD(acks_ridden, k);
   return (size_t)k * ACK_RIDE_LEN + 1;
@@ -191,11 +200,20 @@ uint64_t dsm__udp_acks_run(uint64_t now, uint64_t next)
   for (unsigned d = 0; d < U.nprocs; d++) {
     if (!pa[d].n)
       continue;
-    uint64_t last = pa[d].due - delay_ns + late_ns;
+    uint64_t last = last_of(&pa[d]);
     if (pa[d].due <= now || U.shutting_down)
       send_peer(d, 0);
     else if (last < next)
       next = last;
   }
+  return next;
+}
+
+uint64_t dsm__udp_acks_next(void)
+{
+  uint64_t next = UINT64_MAX;
+  for (unsigned d = 0; nwaiting && d < U.nprocs; d++)
+    if (pa[d].n && last_of(&pa[d]) < next)
+      next = last_of(&pa[d]);
   return next;
 }

@@ -575,6 +575,8 @@ void dsm__udp_on_datagram(uint8_t *b, size_t len, const struct sockaddr_in *from
   pe->last_heard = now;
   U.last_recv = now;
   DSM__STAT_INC(datagrams_recv);
+  if (h.flags & F_RESENT)
+    DSM__STAT_INC(resends_heard);
   /* Riding ACKs first: each as if it had come in an ACK of its own. */
   for (size_t at = 0; at + 1 < tn; at += ACK_RIDE_LEN) {
     uint64_t id = get64(p + n + at);

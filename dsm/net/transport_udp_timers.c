@@ -40,6 +40,8 @@ void dsm__udp_timer_clear(struct xfer *x)
 {
   if (!x->timed) return;
   int l = list_of(x);
+  if (l == SVC)
+    dsm__udp_tfd_dropped(x->deadline);
   if (x->tprev) x->tprev->tnext = x->tnext; else timers[l] = x->tnext;
   if (x->tnext) x->tnext->tprev = x->tprev;
   x->timed = 0;
@@ -142,9 +144,16 @@ uint64_t dsm__udp_timers_run(int which, uint64_t now, uint64_t next)
  * waiting for a fork from a stopped master, would wait forever: nobody has a
  * request outstanding to the silent process. Idle cost: at most one small
  * datagram pair per peer every DSM_TIMEOUT/3 seconds. */
+static uint64_t keepalive_due;
+
+uint64_t dsm__udp_keepalive_next(void)
+{
+  return keepalive_due ? keepalive_due : UINT64_MAX;
+}
+
 void dsm__udp_keepalive(uint64_t now, uint64_t *next)
 {
-  static uint64_t due;
+  uint64_t due = keepalive_due;
   if (!dsm__peers_known || U.shutting_down || U.core.svc_stop)
     return;
   uint64_t period = U.timeout_ns / 3;
@@ -156,6 +165,7 @@ void dsm__udp_keepalive(uint64_t now, uint64_t *next)
         dsm__udp_send_oneway_locked(p, DSM__MSG_PING, NULL, 0, 0);
     due = now + period;
   }
+  keepalive_due = due;
   if (due < *next)
     *next = due;
 }

@@ -691,10 +691,11 @@ static void wait_lazies(uint64_t n)
 /* Three parts, between ranks 0 and 1 (others join the barriers):
  * 1. A rally of n lazy balls, each sent while its receiver sleeps 2 ms and
  *    then waited for: the receiver's own thread takes each in when it
- *    waits. Without loss: no ball was handled off the main thread, the
- *    service thread woke for at most n/10 datagrams or timers, and every
- *    ball went lazily (lazy_sent). (Sending them with dsm__tp_send instead
- *    fails the first two.)
+ *    waits. Without loss: no ball was handled off the main thread unless
+ *    its sender resent it, the service thread woke for at most n/10
+ *    datagrams or timers (and one per resend, heard or made), no more than twice by
+ *    a timer with nothing due, and every ball went lazily (lazy_sent).
+ *    (Sending them with dsm__tp_send instead fails the first two.)
  * 2. Rank 0 sends one lazy ball and rank 1 never waits in the transport
  *    (it polls the count while sleeping): it comes by a resend to the
  *    service socket (rank 0 retransmitted), and the service thread runs
@@ -710,6 +711,8 @@ static void mode_lazy(long n)
   if (me < 2) {
     unsigned peer = 1 - me;
     uint64_t w0 = STAT(stat_svc_net_wakes), s0 = STAT(stat_lazy_sent);
+    uint64_t i0 = STAT(stat_svc_idle_timer_wakes), h0 = STAT(stat_resends_heard);
+    uint64_t r0 = STAT(stat_retransmits);
     /* Rank 1 serves first: rank 0, the barrier's manager, left it before
      * rank 1 did, and a first ball of its could find rank 1 still in the
      * barrier's call, whose reader hands it over (part 3). */
@@ -725,15 +728,24 @@ static void mode_lazy(long n)
       }
     }
     uint64_t wakes = STAT(stat_svc_net_wakes) - w0, sent = STAT(stat_lazy_sent) - s0;
+    uint64_t idle = STAT(stat_svc_idle_timer_wakes) - i0, heard = STAT(stat_resends_heard) - h0;
+    uint64_t resent = STAT(stat_retransmits) - r0;
     fprintf(stderr, "rank %u: a rally of %ld lazy one-ways: %llu sent lazily, %llu handled off "
-            "the waiting thread, %llu service thread wake-ups, %llu retransmits\n", me, n,
-            (unsigned long long)sent, (unsigned long long)lazies_off_main,
-            (unsigned long long)wakes, (unsigned long long)STAT(stat_retransmits));
+            "the waiting thread, %llu service thread wake-ups (%llu by a timer with nothing "
+            "due), %llu retransmits, %llu resends heard\n", me, n, (unsigned long long)sent,
+            (unsigned long long)lazies_off_main, (unsigned long long)wakes,
+            (unsigned long long)idle, (unsigned long long)resent, (unsigned long long)heard);
     CHECK_EQ(lazies, n);
     if (!lossy) {
       CHECK_EQ(sent, n);
-      CHECK_EQ(lazies_off_main, 0);
-      CHECK(wakes <= (uint64_t)n / 10);
+      /* Only a ball its sender resent (its ACK was late: this process was
+       * kept off the CPU for a timeout) may reach the service socket. */
+      CHECK(lazies_off_main <= heard);
+      CHECK(wakes <= (uint64_t)n / 10 + heard + resent);
+      /* Each ball's ACK came in time and took its deadline with it: the
+       * timer is moved on, not left to wake the service thread (before
+       * 2026-12-07 it did so once per timeout, 8-12 times here under load). */
+      CHECK(idle <= 2);
     }
   }
   barrier();
