@@ -53,7 +53,7 @@ static int is_site_call(const char *s)
 static int defined_here(const char *name)
 {
   for (Node *n = unit_first; n; n = n->next)
-    if (n->kind == N_FUNC && n->fsym && !strcmp(n->fsym->name, name) && !file_sys[toks[n->ft].file])
+    if (n->kind == N_FUNC && n->fsym && !strcmp(n->fsym->name, name) && !toks[n->ft].sys)
       return 1;
   return 0;
 }
@@ -61,13 +61,17 @@ static int defined_here(const char *name)
 /* A line marker, "# LINE FILE [3]": the 3 says a system header (whose
  * warnings cc keeps quiet). It is a marker, not "#line", because "#line"
  * keeps the flag of the marker before it: the user's code after the last
- * system header was taken as one, and cc said nothing about it (issue 56). */
-static void mark(Out *o, int file, int line)
+ * system header was taken as one, and cc said nothing about it (issue 56).
+ * The flag is the token's own: a system macro expanded in the user's line
+ * (`stderr`) is marked alone; until 2026-12-07 it made the rest of the
+ * user's file a system header, and cc quiet about it. */
+static void mark(Out *o, int file, int line, int sys)
 {
-  if (file_sys[file]) fprintf(o->f, "\n# %d \"%s\" 3\n", line, files[file]);
+  if (sys) fprintf(o->f, "\n# %d \"%s\" 3\n", line, files[file]);
   else fprintf(o->f, "\n# %d \"%s\"\n", line, files[file]);
   o->file = file;
   o->line = line;
+  o->sys = sys;
   o->need_mark = 0;
   o->col = 1;
   o->last = 0;
@@ -82,8 +86,9 @@ void emit_tok(Out *o, int i, Ctx *ctx)
   Token *t = &toks[i];
   if (t->pre) { fprintf(o->f, "\n%s", t->pre); o->need_mark = 1; }
   if (!t->text[0]) return;
-  if (o->need_mark || t->file != o->file || t->line < o->line || t->line > o->line + 8)
-    mark(o, t->file, t->line);
+  if (o->need_mark || t->file != o->file || t->sys != o->sys || t->line < o->line ||
+      t->line > o->line + 8)
+    mark(o, t->file, t->line, t->sys);
   if (o->col && ftell(o->f) != o->tok_end)
     o->col = 0;   /* generated text came between: columns are lost for this line */
   while (o->line < t->line) { fputc('\n', o->f); o->line++; o->col = 1; o->last = 0; }
@@ -219,6 +224,7 @@ static void emit_prelude(FILE *out)
     "void __ompdsm_main(int (*)(int, char **), int, char **) __attribute__((noreturn));\n"
     "void __ompdsm_parallel(void (*)(void *), void *, __SIZE_TYPE__, unsigned, int);\n"
     "void __ompdsm_parallel_dynamic(void (*)(void *), void *, __SIZE_TYPE__, unsigned, int);\n"
+    "void __ompdsm_parallel_sealed(void (*)(void *), void *, __SIZE_TYPE__, unsigned, int);\n"
     "int __ompdsm_thread_num(void);\n"
     "void __ompdsm_team_check(unsigned, int, const char *, int *);\n"
     "int __ompdsm_num_threads(void);\n"

@@ -14,7 +14,7 @@ Token *toks;
 int ntoks;
 static int cap_toks;
 char **files;
-int *file_sys;
+int lex_sys;
 int nfiles;
 int nerrors;
 int diag_quiet;
@@ -49,6 +49,7 @@ int tok_new(int kind, const char *text, int len, int file, int line, int col)
   memcpy(t->text, text, (size_t)len);
   t->text[len] = 0;
   t->file = file;
+  t->sys = lex_sys;
   t->line = line;
   t->col = col;
   return ntoks++;
@@ -60,9 +61,7 @@ int file_intern(const char *name)
     if (!strcmp(files[i], name))
       return i;
   files = realloc(files, (size_t)(nfiles + 1) * sizeof *files);
-  file_sys = realloc(file_sys, (size_t)(nfiles + 1) * sizeof *file_sys);
   files[nfiles] = xstrdup(name);
-  file_sys[nfiles] = 0;
   return nfiles++;
 }
 

@@ -28,6 +28,9 @@ typedef struct Token {
   int kind;          /* bison token number */
   char *text;
   int file, line, col;
+  /* From a system header, or a system header's macro expanded in the
+     user's code (cc -E marks `stderr` so, with flag 3, for that token only). */
+  int sys;
   Sym *sym;          /* resolved symbol for identifier uses/declarations */
   char *pre;         /* text printed on its own line before the token (pragmas) */
   char *post;        /* text glued after the token (__attribute__, __asm__) */
@@ -57,11 +60,13 @@ typedef struct Token {
 
 extern Token *toks;
 extern int ntoks;
+/* A new token, from a system header if lex_sys (the lexer's last line
+   marker had flag 3). */
 int tok_new(int kind, const char *text, int len, int file, int line, int col);
+extern int lex_sys;
 
 /* Files named by line markers. */
 extern char **files;
-extern int *file_sys;
 extern int nfiles;
 int file_intern(const char *name);
 
@@ -272,7 +277,7 @@ int  parse_file(FILE *in);        /* returns 0 on success */
  * only the user's tokens were printed since the line began (0: unknown),
  * tok_end the stream's position after the last of them, and last its
  * last character (emit.c). */
-typedef struct Out { FILE *f; char *buf; size_t len; int file, line, need_mark, col, last; long tok_end; } Out;
+typedef struct Out { FILE *f; char *buf; size_t len; int file, line, sys, need_mark, col, last; long tok_end; } Out;
 typedef struct Ctx { Sym *sym; char *repl; struct Ctx *up; } Ctx;
 typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up; } Frame;
 extern Frame *frames;             /* lexically enclosing constructs being lowered */

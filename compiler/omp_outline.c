@@ -368,7 +368,7 @@ static int file_pins_teams(void)
   for (int i = 0; i < ntoks && !pins; i++) {
     Node *c = toks[i].node;
     int per_thread = c && c->kind == N_OMP && c->omp && per_thread_kind(c->omp->kind);
-    if ((!names_team_query(&toks[i]) && !per_thread) || file_sys[toks[i].file]) continue;
+    if ((!names_team_query(&toks[i]) && !per_thread) || toks[i].sys) continue;
     int inside = 0;
     for (int j = 0; j < i && !inside; j++) {
       Node *r = toks[j].node;
@@ -380,9 +380,136 @@ static int file_pins_teams(void)
   return pins;
 }
 
+/* ---- sealed regions: nothing they run can see the team ----------------------------------
+ * The runtime stops narrowing regions once the program has asked its team
+ * (omp_width.c): from then on the program may count on the team it was
+ * told of, in code the region reaches that ompdsmcc does not see (another
+ * file's function that asks its thread number and strides by the size it
+ * was told). A region all of whose code ompdsmcc sees, none of which asks,
+ * prints or has each thread do something once, cannot tell how many
+ * threads run it; the runtime may narrow it whenever dyn-var is true
+ * (__ompdsm_parallel_sealed). NAS LU asks its team's size once, before
+ * its time steps, to print it. Everything a region may run is seen when
+ * each function it names (called or taken as a value: qsort's comparison)
+ * is defined in this file and sealed in turn, or is declared only in a
+ * system header (the C library, which asks nothing of OpenMP), and no
+ * call goes through a pointer. */
+static Node *defined_in_file(const Sym *s)
+{
+  for (Node *f = unit_first; f; f = f->next)
+    if (f->kind == N_FUNC && f->fsym && f->body && !toks[f->ft].sys &&
+        !strcmp(f->fsym->name, s->name))
+      return f;
+  return NULL;
+}
+
+/* A type's first token: "(" followed by one makes a cast, not a call. */
+static int starts_type(const Token *t)
+{
+  switch (t->kind) {
+  case VOID: case CHAR: case SHORT: case INT: case LONG: case FLOAT: case DOUBLE:
+  case SIGNED: case UNSIGNED: case BOOL: case COMPLEX: case EXTTYPE: case STRUCT:
+  case UNION: case ENUM: case CONST: case VOLATILE: case RESTRICT: case ATOMIC:
+  case TYPE_NAME: case TYPEOF:
+    return 1;
+  }
+  return 0;
+}
+
+/* Whether the "(" at i calls something ompdsmcc cannot name: a pointer
+ * (a variable, a member, an expression in parentheses or brackets). */
+static int calls_unseen(int i)
+{
+  if (i == 0 || toks[i].kind != '(') return 0;
+  const Token *p = &toks[i - 1];
+  if (p->kind == IDENTIFIER)
+    return p->is_member || (p->is_use && p->sym && p->sym->kind == SYM_VAR);
+  if (p->kind == ']') return 1;
+  if (p->kind != ')') return 0;
+  int depth = 0, j = i - 1;
+  for (; j >= 0; j--) {
+    if (toks[j].kind == ')') depth++;
+    else if (toks[j].kind == '(' && --depth == 0) break;
+  }
+  return j < 0 || j + 1 >= i || !starts_type(&toks[j + 1]);
+}
+
+/* Each function's verdict, once known. While one is being judged, a
+ * recursive call of it counts as sealed, and the rest of it decides: when
+ * the outermost judgement fails, the functions found sealed meanwhile may
+ * have counted on it, and are judged again when next named. */
+struct seal { const Node *f; int sealed; struct seal *next; };
+static struct seal *seals;
+static int judging;
+
+static int seals_span(int ft, int lt, const Node *self);
+
+static int function_seals(Node *f)
+{
+  for (struct seal *s = seals; s; s = s->next)
+    if (s->f == f) return s->sealed;
+  struct seal *s = xcalloc(1, sizeof *s);
+  *s = (struct seal){ f, 1, seals };
+  seals = s;
+  judging++;
+  s->sealed = seals_span(f->ft, f->lt, NULL);
+  if (--judging == 0 && !s->sealed) {
+    struct seal **pp = &seals;   /* those judged during this one, newer than s */
+    while (*pp != s) {
+      struct seal *d = *pp;
+      if (d->sealed) { *pp = d->next; free(d); }
+      else pp = &d->next;
+    }
+  }
+  return s->sealed;
+}
+
+/* Output on the way out: the block of the token at i (up to lt) ends the
+ * program (exit, abort) after it. An error report (NAS FT's cfftz checks
+ * its arguments) says the same whatever the team. */
+static int ends_program(int i, int lt)
+{
+  static const char *const q[] = { "exit", "abort", "_exit", "_Exit", "quick_exit" };
+  for (int depth = 0; i <= lt; i++) {
+    if (toks[i].kind == '{') depth++;
+    else if (toks[i].kind == '}' && --depth < 0) return 0;
+    else if (!depth && names_one_of(&toks[i], q, sizeof q / sizeof *q)) return 1;
+  }
+  return 0;
+}
+
+static int seals_span(int ft, int lt, const Node *self)
+{
+  for (int i = ft; i <= lt; i++) {
+    Token *t = &toks[i];
+    Node *c = t->node;
+    if (names_team_query(t) || (names_output(t) && !ends_program(i, lt)) || calls_unseen(i) ||
+        (c && c != self && c->kind == N_OMP && c->omp && per_thread_kind(c->omp->kind)))
+      return 0;
+    if (t->kind != IDENTIFIER || !t->is_use || t->is_member) continue;
+    if (!t->sym) {
+      /* an undeclared call (old C), or a compiler builtin */
+      if (i + 1 <= lt && toks[i + 1].kind == '(' && strncmp(t->text, "__builtin_", 10) &&
+          strncmp(t->text, "__atomic_", 9) && strncmp(t->text, "__sync_", 7))
+        return 0;
+      continue;
+    }
+    if (t->sym->kind != SYM_FUNC) continue;
+    if (!strncmp(t->text, "omp_", 4) && strcmp(t->text, "omp_get_wtime") &&
+        strcmp(t->text, "omp_get_wtick"))
+      return 0;
+    Node *f = defined_in_file(t->sym);
+    if (f ? !function_seals(f) : !toks[t->sym->ident].sys)
+      return 0;
+  }
+  return 1;
+}
+
+/* 0: the region keeps its team; 1: the runtime may narrow it until the
+ * program asks its team; 2: whenever dyn-var is true (sealed). */
 static int region_may_narrow(Node *n, Omp *om)
 {
-  if (om->num_threads.ft <= om->num_threads.lt || file_pins_teams())
+  if (om->num_threads.ft <= om->num_threads.lt)
     return 0;
   if (om->kind == OMP_PARALLEL || om->kind == OMP_PARALLEL_MASTER)
     for (VarClause *v = om->vars; v; v = v->next)
@@ -393,7 +520,9 @@ static int region_may_narrow(Node *n, Omp *om)
         (c && c != n && c->kind == N_OMP && c->omp && per_thread_kind(c->omp->kind)))
       return 0;
   }
-  return 1;
+  if (seals_span(n->ft, n->lt, n))
+    return 2;
+  return file_pins_teams() ? 0 : 1;
 }
 
 void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
@@ -510,8 +639,10 @@ void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx)
   gen(o, " unsigned __ompdsm_nt%d = (unsigned)(%s); int __ompdsm_if%d = !!(%s);", id, nt, id, ifx);
   gen(o, " static int __ompdsm_warned%d; __ompdsm_team_check(__ompdsm_nt%d, __ompdsm_if%d, \"%s:%d\", &__ompdsm_warned%d);",
       id, id, id, files[d->file], d->line, id);
+  static const char *const entry[] = { "__ompdsm_parallel", "__ompdsm_parallel_dynamic",
+                                        "__ompdsm_parallel_sealed" };
   gen(o, " %s(__ompdsm_region_%d, &__ompdsm_a%d, sizeof __ompdsm_a%d, __ompdsm_nt%d, __ompdsm_if%d); }",
-      region_may_narrow(n, om) ? "__ompdsm_parallel_dynamic" : "__ompdsm_parallel", id, id, id, id, id);
+      entry[region_may_narrow(n, om)], id, id, id, id, id);
   free(nt); free(ifx);
   o->need_mark = 1;
 }

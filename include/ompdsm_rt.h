@@ -37,6 +37,11 @@ void __ompdsm_parallel(void (*fn)(void *), void *data, size_t size,
  * without num_threads that does not ask its thread number or team size. */
 void __ompdsm_parallel_dynamic(void (*fn)(void *), void *data, size_t size,
                                unsigned num_threads, int if_cond);
+/* The same for a region nothing in which can see its team (ompdsmcc sees
+ * all it runs; none of it asks): narrowed even after the program asked
+ * its team, as long as dyn-var is true. */
+void __ompdsm_parallel_sealed(void (*fn)(void *), void *data, size_t size,
+                              unsigned num_threads, int if_cond);
 int  __ompdsm_thread_num(void);
 int  __ompdsm_num_threads(void);
 /* Before a region: warn once (through *warned) when the team it asks for

@@ -285,7 +285,7 @@ static void parallel(void (*fn)(void *), void *data, size_t size, unsigned nthre
     return;
   }
   if (may_narrow)
-    team = dsm__width_choose(fn, team, tpp());
+    team = dsm__width_choose(fn, team, tpp(), may_narrow == 2);
   size_t total = sizeof(struct region_hdr) + size;
   struct region_hdr *h = malloc(total);
   if (!h) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
@@ -320,6 +320,12 @@ void __ompdsm_parallel_dynamic(void (*fn)(void *), void *data, size_t size, unsi
                                int if_cond)
 {
   parallel(fn, data, size, nthreads, if_cond, 1);
+}
+
+void __ompdsm_parallel_sealed(void (*fn)(void *), void *data, size_t size, unsigned nthreads,
+                              int if_cond)
+{
+  parallel(fn, data, size, nthreads, if_cond, 2);
 }
 
 /* ---- a team larger than the job (issue 14) ---------------------------------------------- */

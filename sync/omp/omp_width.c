@@ -21,6 +21,8 @@
  * omp_in_parallel: from any file), every region has its whole team, unless
  * dyn-var was said to be true (OMP_DYNAMIC=true, omp_set_dynamic(1)): a
  * program that says so expects any team, which is what OpenMP promises it.
+ * A sealed region (__ompdsm_parallel_sealed: ompdsmcc saw all it runs, and
+ * none of it asks) cannot count on its team, and is narrowed all the same.
  *
  * The choice is measured, per region (its outlined function), by the
  * master thread of rank 0, which alone forks:
@@ -150,13 +152,14 @@ void dsm__width_where(const char *where)
   next_where = where;
 }
 
-unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp)
+unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp, int sealed)
 {
   cur_site = NULL;
   const char *where = next_where;
   next_where = NULL;
   if (!dsm__width_dynamic() || team <= tpp ||
-      (__atomic_load_n(&pinned, __ATOMIC_RELAXED) && !__atomic_load_n(&dyn_said, __ATOMIC_RELAXED)))
+      (!sealed && __atomic_load_n(&pinned, __ATOMIC_RELAXED) &&
+       !__atomic_load_n(&dyn_said, __ATOMIC_RELAXED)))
     return team;
   struct site *s = site_of(fn, where);
   if (!s) return team;

@@ -18,10 +18,11 @@ void dsm__width_pin(void);
 void dsm__width_set_dynamic(int d);
 
 /* The team for this run of the region fn, which asks for team threads,
- * tpp per process: team, or tpp (the master's process alone). Called by
+ * tpp per process: team, or tpp (the master's process alone); a sealed
+ * region (__ompdsm_parallel_sealed) is narrowed even when pinned. Called by
  * rank 0's master thread outside any region; dsm__width_done() ends the
  * run, and between the two the master's waits are counted. */
-unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp);
+unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp, int sealed);
 void dsm__width_done(void);
 
 /* The master's body of the region, begun and ended (on other threads and

@@ -1,0 +1,92 @@
+/* Which regions ompdsmcc marks sealed: all the code they may run is in
+ * this file or the C library, and none of it asks its team, prints or
+ * calls through a pointer (omp_outline.c, seals_span). The runtime may
+ * narrow a sealed region even after the program asked its team's size
+ * (sync/omp/omp_width.c). check_sealed.sh reads the calls ompdsmcc made:
+ *   1 sealed:  a recursive function
+ *   2 dynamic: m1, which reaches a pointer call (hook) through m1 <-> m2
+ *   3 dynamic: m2, found sealed while m1 was being judged, then not
+ *   4 sealed:  qsort with a comparison function of this file
+ *   5 sealed:  a cast followed by a parenthesized expression
+ *   6 sealed:  output on the way to exit()
+ *   7 dynamic: output every time
+ *   8 dynamic: omp_get_max_threads in a callee
+ * Every region's result is the same for any team. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 64
+
+static double a[N];
+static int keys[N];
+static double twice(double x) { return 2 * x; }
+static double (*hook)(double) = twice;
+
+static double fact(int k) { return k <= 1 ? 1.0 : k * fact(k - 1); }
+
+static double m2(double x, int d);
+static double m1(double x, int d) { return d ? m2(x, d - 1) + hook(x) : x; }
+static double m2(double x, int d) { return d ? m1(x, d - 1) : x; }
+
+static int cmp(const void *p, const void *q)
+{
+  int x = *(const int *)p, y = *(const int *)q;
+  return (x > y) - (x < y);
+}
+
+static double checked(double x)
+{
+  if (x < 0) {
+    fprintf(stderr, "sealed_calls: %f is negative\n", x);
+    exit(3);
+  }
+  return x;
+}
+
+static void say(int i)
+{
+  if (i == 0)
+    fprintf(stderr, "sealed_calls: a thread said hello\n");
+}
+
+static int width(void) { return omp_get_max_threads() > 0; }
+
+int main(void)
+{
+  double s1 = 0, s2 = 0, s3 = 0, s5 = 0, s6 = 0;
+  int sorted = 1, w = 0;
+#pragma omp parallel for reduction(+ : s1)
+  for (int i = 0; i < N; i++)
+    s1 += fact(i % 8);
+#pragma omp parallel for reduction(+ : s2)
+  for (int i = 0; i < N; i++)
+    s2 += m1((double)i, 3);
+#pragma omp parallel for reduction(+ : s3)
+  for (int i = 0; i < N; i++)
+    s3 += m2((double)i, 2);
+#pragma omp parallel
+  {
+#pragma omp single
+    {
+      for (int i = 0; i < N; i++)
+        keys[i] = (i * 37) % N;
+      qsort(keys, N, sizeof keys[0], cmp);
+    }
+  }
+#pragma omp parallel for reduction(+ : s5)
+  for (int i = 0; i < N; i++)
+    s5 += (double)(i / 2) * (double)(i + 1);
+#pragma omp parallel for reduction(+ : s6)
+  for (int i = 0; i < N; i++)
+    s6 += checked(a[i] + i);
+#pragma omp parallel
+  say(0);
+#pragma omp parallel for reduction(+ : w)
+  for (int i = 0; i < N; i++)
+    w += width();
+  for (int i = 1; i < N; i++)
+    sorted &= keys[i - 1] <= keys[i];
+  printf("%.1f %.1f %.1f %d %.1f %.1f %d\n", s1, s2, s3, sorted, s5, s6, w);
+  return 0;
+}
