@@ -6,8 +6,8 @@
 # pointer, smooth(), one that computes between them, and count(), which
 # asks its thread number. ompdsmcc must let the runtime choose the first
 # three and not the fourth, and mark lines() and smooth() sealed (all they
-# run is seen and asks nothing); on 2 processes lines() and lines_via()
-# must go to the master's process and smooth() must be judged; with
+# run is seen and asks nothing); on 2 processes the job must go to the
+# master's process (lines()) and smooth() must be probed; with
 # OMP_DYNAMIC=false nothing is narrowed or tried; in a program that asks
 # its team's size first only the sealed regions are narrowed, unless
 # OMP_DYNAMIC=true is set. Every run prints the same.
@@ -39,28 +39,27 @@ for r in fixed ask asksaid; do
 done
 # The regions' lines: the first directive after each function's name.
 at() { awk -v f="$1" 'index($0, f) { on = 1 } on && /^#pragma omp parallel/ { print NR; exit }' "$src"; }
-l_lines=$(at "static void lines("); l_via=$(at "static void lines_via"); l_smooth=$(at "static void smooth")
-narrowed() { grep -q "region_width.c:$1, run 3: runs on the master's process alone" "$2"; }
+l_smooth=$(at "static void smooth")
 na=$(total regions_narrow ask.json); ns=$(total regions_narrow asksaid.json)
 echo "asked first: $na regions narrowed; asked first with OMP_DYNAMIC=true: $ns"
-narrowed "$l_lines" ask.err || { cat ask.err; echo "lines() is sealed, and was not narrowed after the question"; exit 1; }
-! grep -q "region_width.c:$l_via," ask.err ||
-  { cat ask.err; echo "the program asked its team's size, and lines_via() was judged"; exit 1; }
-narrowed "$l_lines" asksaid.err && narrowed "$l_via" asksaid.err ||
-  { cat asksaid.err; echo "OMP_DYNAMIC=true, and lines() or lines_via() was not narrowed after the question"; exit 1; }
-[ "$na" -ge 30 ] && [ "$ns" -ge 60 ] || { echo "too few narrowed runs"; exit 1; }
+# lines() runs 40 times, lines_via() 40: after 4 runs spread and 4 narrow
+# the job goes to the master's process, and stays there but for a trial.
+# Asked first, lines_via() keeps its team: its 36 or so narrow runs must
+# not be among those counted.
+[ "$na" -ge 30 ] && [ "$na" -le 50 ] ||
+  { cat ask.err; echo "asked first: lines() must be narrowed (sealed), lines_via() not"; exit 1; }
+[ "$ns" -ge 60 ] || { cat asksaid.err; echo "OMP_DYNAMIC=true, and lines() and lines_via() were not narrowed after the question"; exit 1; }
 n1=$(total regions_narrow dyn.json); t1=$(total regions_width_tried dyn.json)
 n0=$(total regions_narrow fixed.json); t0=$(total regions_width_tried fixed.json)
 echo "dynamic: $n1 regions narrowed, $t1 tried; fixed: $n0 narrowed, $t0 tried"
 [ "$n0" -eq 0 ] && [ "$t0" -eq 0 ] && [ ! -s fixed.err ] ||
   { echo "OMP_DYNAMIC=false, and the runtime changed a team"; exit 1; }
-# lines() and lines_via() run 40 times each: the try at run 3 and all but
-# the few runs that try every process again are narrow.
 [ "$n1" -ge 60 ] || { echo "lines() and lines_via() were not narrowed"; exit 1; }
-narrowed "$l_lines" dyn.err && narrowed "$l_via" dyn.err ||
-  { echo "no decision for lines() or lines_via() at its third run"; exit 1; }
-# smooth() computes ~15 ms between its fork and join: judged at its third
-# run, it stays spread. (Only the judgement is asserted: on a loaded
-# machine a descheduled rank 1 can make the spread run look like waiting.)
-grep -q "region_width.c:$l_smooth, run 3: " dyn.err ||
-  { echo "smooth() was not judged at its third run"; exit 1; }
+grep -q "^ompdsm: regions run on the master's process alone (1 regions timed in both" dyn.err ||
+  { echo "no decision for lines() after its first two epochs"; exit 1; }
+# smooth() computes ~15 ms between its fork and join; first seen while the
+# job runs narrow, it is probed, and should go its own way, spread. (Only
+# the probe is asserted: on a loaded machine a descheduled rank 1 can make
+# the spread run look slow.)
+grep -q "region_width.c:$l_smooth, probed: " dyn.err ||
+  { echo "smooth() was not probed"; exit 1; }

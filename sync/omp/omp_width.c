@@ -24,26 +24,34 @@
  * A sealed region (__ompdsm_parallel_sealed: ompdsmcc saw all it runs, and
  * none of it asks) cannot count on its team, and is narrowed all the same.
  *
- * The choice is measured, per region (its outlined function), by the
- * master thread of rank 0, which alone forks:
- *   - the first run is cold (its pages move) and is not judged;
- *   - a wide run is timed, and so is the part of its body the master
- *     spent computing: not blocked on the network (barriers, reductions,
- *     fetching faults, spins on a flag, locks) nor waiting for the other
- *     threads of its process (dsm__my_blocked_ns). Run by one process,
- *     the region would take about procs x compute; only if that is under
- *     0.8 of the wide run, or the master waited for more than half of
- *     (1 - 1/procs) of the body (narrow_promising), is a narrow run tried;
- *   - a narrow run (the master's process alone, its threads; the
- *     `procs == 1` path of omp_rt.c) is timed, and the region stays
- *     narrow if it took under 0.8 of the wide run;
- *   - the other width is tried again after 16 runs, then 32, ... up to
- *     1,024, so that a region whose cost changes (a larger phase of the
- *     program) is judged again, at a cost of one run in that many; and
- *     when any region changes its width, every other one is judged again
- *     two runs later (the pages they share have moved).
- * A region that computes nearly all its time is never tried narrow, and
- * costs four clock reads per run; one that keeps its team (below), none.
+ * The choice is measured by the master thread of rank 0, which alone
+ * forks, and it is made for the job's regions together, because where one
+ * region runs moves the pages the next one uses: NAS BT's five regions,
+ * judged one by one, each met the pages of the others wherever the others
+ * ran, took that for its own cost, and went back and forth for dozens of
+ * time steps. So the job runs its regions at one width for an epoch, and
+ * each region's warm runs (not its first in the epoch, which moves the
+ * pages) are timed:
+ *   - the first epoch is wide and two rounds long (a round: as many runs
+ *     as regions seen in the epoch);
+ *   - then comes a trial of the other width, two rounds long. The narrow
+ *     width is tried only if some region is promising: run by one process
+ *     it would take about procs x its computing, under 0.8 of its wide
+ *     run, or its master waited for more than half of (1 - 1/procs) of
+ *     its body (narrow_promising);
+ *   - the trial's width becomes the job's if the regions timed in both
+ *     epochs, each weighed by its runs in the trial, took under 0.8 of
+ *     what they took before; a region whose other width took under 2/3
+ *     of the job's goes its own way until the next trial;
+ *   - the other width is tried again after 16 rounds, then 32, ... up to
+ *     1,024 (back to 16 when the job's width changes), so that a later,
+ *     larger phase of the program is judged again; and after 40 (k - 1)
+ *     rounds at the least when it was k times slower, so that trials cost
+ *     under 5% of the time.
+ * A region first seen while the job runs narrow is probed: two runs
+ * spread, two narrow, the second of each timed; it goes its own way
+ * (spread) if that is faster by the same 2/3. A region that keeps its
+ * team (below) costs nothing here.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -56,23 +64,27 @@
 #include "stats.h"
 
 #define SITES      256       /* regions followed; more are left wide */
-#define GAP_FIRST  16
+#define FIRST_ROUNDS 2       /* the first epoch, and each trial */
+#define GAP_FIRST  16        /* rounds until the next trial, doubling */
 #define GAP_MAX    1024
-#define WIN_NUM    4         /* a width wins when under 4/5 of the other */
+#define WIN_NUM    4         /* the job's width changes for under 4/5 of the time */
 #define WIN_DEN    5
+#define OWN_NUM    2         /* a region goes its own way for under 2/3 of its time */
+#define OWN_DEN    3
 
 struct site {
   void (*fn)(void *);
-  uint32_t runs;          /* runs started */
-  uint32_t next_try;      /* run at which the other width is tried again */
-  uint32_t gap;
-  uint8_t narrow;         /* the chosen width */
-  uint8_t trying;         /* this run tries the other width */
-  uint64_t wide_ns, narrow_ns;   /* the newest time of each (0: none yet) */
-  uint64_t compute_ns;    /* of the newest wide run's body: not waiting */
-  uint64_t waits_ns;      /* ... and waiting */
-  unsigned procs;         /* processes of the wide team */
   const char *where;      /* "file:line", when ompdsmcc said */
+  unsigned procs;         /* processes of the wide team */
+  uint32_t runs;          /* runs started */
+  uint32_t epoch;         /* the newest epoch it ran in, and its runs there */
+  uint32_t in_epoch;
+  uint64_t best[2];       /* fastest warm run spread [0] and narrow [1] ... */
+  uint32_t best_epoch[2]; /* ... in the newest epoch it ran so */
+  uint64_t compute_ns;    /* of the newest warm wide run's body: not waiting */
+  uint64_t waits_ns;      /* ... and waiting */
+  int8_t own;             /* -1: the job's width; else its own (0 spread, 1 narrow) */
+  uint8_t probing;        /* first seen while the job ran narrow: runs 1-4 probe */
 };
 
 static struct site sites[SITES];
@@ -81,6 +93,12 @@ static int pinned;                /* the program asked its team (dsm__width_pin)
 static int dyn_said;              /* OMP_DYNAMIC=true or omp_set_dynamic(1): asking pins nothing */
 static int log_on;                /* DSM_WIDTH_LOG=1: say what is decided */
 static const char *next_where;
+
+/* The job's width and its epochs (rank 0's master thread only). */
+static int job_narrow;            /* 0: every process, 1: the master's alone */
+static int trial;                 /* this epoch tries the other width */
+static uint32_t epoch = 1, epoch_runs, epoch_sites;
+static uint32_t stay_rounds = FIRST_ROUNDS;   /* the length of the epoch after a trial */
 
 /* The run under way (only rank 0's master thread forks, outside any region). */
 static struct site *cur_site;
@@ -128,7 +146,13 @@ static struct site *site_of(void (*fn)(void *), const char *where)
   for (unsigned k = 0; k < SITES; k++) {
     struct site *s = &sites[(h + k) % SITES];
     if (s->fn == fn) return s;
-    if (!s->fn) { s->fn = fn; s->gap = GAP_FIRST; s->where = where; return s; }
+    if (!s->fn) {
+      s->fn = fn;
+      s->where = where;
+      s->own = -1;
+      s->probing = job_narrow && !trial;
+      return s;
+    }
   }
   return NULL;
 }
@@ -142,14 +166,19 @@ static struct site *site_of(void (*fn)(void *), const char *where)
  * the step on one process. */
 static int narrow_promising(const struct site *s)
 {
-  uint64_t body = s->compute_ns + s->waits_ns;
-  return s->wide_ns && ((uint64_t)s->procs * s->compute_ns * WIN_DEN < s->wide_ns * WIN_NUM ||
-                        s->waits_ns * 2 * s->procs >= body * (s->procs - 1));
+  uint64_t body = s->compute_ns + s->waits_ns, wide = s->best[0];
+  return wide && ((uint64_t)s->procs * s->compute_ns * WIN_DEN < wide * WIN_NUM ||
+                  s->waits_ns * 2 * s->procs >= body * (s->procs - 1));
 }
 
 void dsm__width_where(const char *where)
 {
   next_where = where;
+}
+
+static const char *where_of(const struct site *s)
+{
+  return s->where ? s->where : "?";
 }
 
 unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp, int sealed)
@@ -165,27 +194,23 @@ unsigned dsm__width_choose(void (*fn)(void *), unsigned team, unsigned tpp, int 
   if (!s) return team;
   s->procs = (team + tpp - 1) / tpp;
   s->runs++;
-  s->trying = 0;
-  if (s->runs > 2 && s->runs >= s->next_try) {
-    if (s->narrow || narrow_promising(s)) {
-      s->trying = 1;
-    } else {
-      if (log_on)
-        fprintf(stderr, "ompdsm: region %s, run %u: stays on %u processes (a run %.3f ms, "
-                "computing %.3f ms of it, waiting %.3f ms)\n", s->where ? s->where : "?",
-                s->runs, s->procs, s->wide_ns / 1e6, s->compute_ns / 1e6, s->waits_ns / 1e6);
-      s->next_try = s->runs + s->gap;
-      if (s->gap < GAP_MAX) s->gap *= 2;
-    }
+  if (s->epoch != epoch) {
+    s->epoch = epoch;
+    s->in_epoch = 0;
+    epoch_sites++;
   }
+  s->in_epoch++;
+  epoch_runs++;
+  if (s->probing) cur_narrow = s->runs > 2;
+  else if (s->own >= 0) cur_narrow = s->own;
+  else cur_narrow = job_narrow ^ trial;
   cur_site = s;
-  cur_narrow = s->narrow ^ s->trying;
   cur_body = 0;
   is_master = 1;
   cur_waits = 0;
   cur_start = dsm__now_ns();
   if (cur_narrow) DSM__STAT_INC(regions_narrow);
-  if (s->trying) DSM__STAT_INC(regions_width_tried);
+  if (trial || s->probing) DSM__STAT_INC(regions_width_tried);
   return cur_narrow ? tpp : team;
 }
 
@@ -203,6 +228,97 @@ void dsm__width_body_end(void)
   cur_waits = dsm__my_blocked_ns - body_blocked0;
 }
 
+static void new_epoch(void)
+{
+  epoch++;
+  epoch_runs = 0;
+  epoch_sites = 0;
+}
+
+/* The end of a trial: the regions timed in it and in the epoch before
+ * (each at one width, and the pages where that width puts them) decide
+ * the job's width, and which regions go their own way. */
+static void judge_trial(void)
+{
+  int tw = job_narrow ^ 1;
+  uint64_t before = 0, now = 0;
+  unsigned n = 0;
+  for (unsigned k = 0; k < SITES; k++) {
+    struct site *s = &sites[k];
+    if (s->fn && s->epoch == epoch && s->best_epoch[tw] == epoch &&
+        s->best_epoch[!tw] == epoch - 1) {
+      now += s->in_epoch * s->best[tw];
+      before += s->in_epoch * s->best[!tw];
+      n++;
+    }
+  }
+  int change = n && now * WIN_DEN < before * WIN_NUM;
+  if (change) job_narrow = tw;
+  if (log_on)
+    fprintf(stderr, "ompdsm: regions run %s (%u regions timed in both: %.3f ms on every process, "
+            "%.3f ms on the master's alone)\n",
+            job_narrow ? "on the master's process alone" : "on every process", n,
+            (tw ? before : now) / 1e6, (tw ? now : before) / 1e6);
+  for (unsigned k = 0; k < SITES; k++) {
+    struct site *s = &sites[k];
+    int j = job_narrow;
+    if (!s->fn || s->best_epoch[0] < epoch - 1 || s->best_epoch[1] < epoch - 1) continue;
+    int own = s->best[!j] * OWN_DEN < s->best[j] * OWN_NUM;
+    s->own = own ? (int8_t)!j : -1;
+    if (own && log_on)
+      fprintf(stderr, "ompdsm: region %s runs %s (%.3f ms a run; %.3f ms %s)\n", where_of(s),
+              j ? "on every process" : "on the master's process alone", s->best[!j] / 1e6,
+              s->best[j] / 1e6, j ? "on the master's alone" : "on every process");
+  }
+  stay_rounds = change ? GAP_FIRST : stay_rounds < GAP_FIRST ? GAP_FIRST
+              : stay_rounds < GAP_MAX ? stay_rounds * 2 : GAP_MAX;
+  /* A trial of a width k times slower costs 2 (k - 1) rounds: it comes
+   * after 40 (k - 1) rounds at the least, under 5% of the time. NAS SP at
+   * class W spent 10 of its 12 s in trials of every process, 30-50 times
+   * slower than the master's alone, every 16, 32, ... rounds. */
+  uint64_t win = now < before ? now : before, lose = now < before ? before : now;
+  if (n && win) {
+    uint64_t k1 = lose / win - 1, least = 40 * k1;
+    if (least > stay_rounds) stay_rounds = least > GAP_MAX ? GAP_MAX : (uint32_t)least;
+  }
+  trial = 0;
+  new_epoch();
+}
+
+/* After each run: does the epoch end? */
+static void epoch_check(void)
+{
+  uint32_t rounds = trial ? FIRST_ROUNDS : stay_rounds;
+  if (epoch_runs < rounds * epoch_sites || epoch_runs < 2 * rounds)
+    return;
+  if (trial) {
+    judge_trial();
+    return;
+  }
+  int promising = job_narrow;
+  for (unsigned k = 0; k < SITES && !promising; k++)
+    promising = sites[k].fn && sites[k].epoch == epoch && sites[k].best_epoch[0] == epoch &&
+                narrow_promising(&sites[k]);
+  if (!promising) {
+    if (log_on)
+      fprintf(stderr, "ompdsm: regions stay on every process (%u regions: none waits)\n",
+              epoch_sites);
+    stay_rounds = stay_rounds < GAP_FIRST ? GAP_FIRST
+                : stay_rounds < GAP_MAX ? stay_rounds * 2 : GAP_MAX;
+    new_epoch();
+    return;
+  }
+  /* A trial runs every region at the other width, their own ways too. */
+  for (unsigned k = 0; k < SITES; k++)
+    if (sites[k].fn && !sites[k].probing) sites[k].own = -1;
+  if (log_on)
+    fprintf(stderr, "ompdsm: regions tried %s (%u regions, %u runs on %s)\n",
+            job_narrow ? "on every process" : "on the master's process alone", epoch_sites,
+            epoch_runs, job_narrow ? "the master's alone" : "every process");
+  trial = 1;
+  new_epoch();
+}
+
 void dsm__width_done(void)
 {
   struct site *s = cur_site;
@@ -212,46 +328,27 @@ void dsm__width_done(void)
   uint64_t t = dsm__now_ns() - cur_start;
   uint64_t busy = cur_body ? cur_body : t;   /* the master's part of the run */
   uint64_t waits = cur_waits;
-  if (s->runs == 1) return;                    /* cold */
-  if (cur_narrow) {
-    s->narrow_ns = t;
-  } else {
-    s->wide_ns = t;
-    s->compute_ns = busy > waits ? busy - waits : 0;
-    s->waits_ns = waits < busy ? waits : busy;
-  }
-  if (s->runs == 2) {                          /* the first judged wide run */
-    s->next_try = 3;
-    return;
-  }
-  if (!s->trying) return;
-  /* A try decides, and the other width must win by a margin, so that
-   * noise does not flip a region back and forth. */
-  int narrow = s->narrow ? !(s->wide_ns * WIN_DEN < s->narrow_ns * WIN_NUM)
-                         : s->narrow_ns * WIN_DEN < s->wide_ns * WIN_NUM;
-  if (narrow != s->narrow) {
-    /* Where one region runs moves the pages the others use: NAS BT's
-     * x_solve narrow cost 107 ms against 121 ms spread while the region
-     * before it wrote its half on rank 1, and 6 ms once that one ran on
-     * the master too. So every other region is judged again soon, two runs
-     * on (the pages move in the first). */
-    s->gap = GAP_FIRST;
-    for (unsigned k = 0; k < SITES; k++) {
-      struct site *o = &sites[k];
-      if (o->fn && o != s && o->runs >= 2 && o->next_try > o->runs + 2) {
-        o->next_try = o->runs + 2;
-        o->gap = GAP_FIRST;
-      }
+  int w = cur_narrow;
+  /* Warm: not the region's first run at this width here (its pages move).
+   * A probe's runs 2 and 4 are; an epoch's first run of a region is not. */
+  int warm = s->probing ? (s->runs == 2 || s->runs == 4) : s->in_epoch > 1;
+  if (warm) {
+    if (s->best_epoch[w] != epoch || t < s->best[w]) s->best[w] = t;
+    s->best_epoch[w] = epoch;
+    if (!w) {
+      s->compute_ns = busy > waits ? busy - waits : 0;
+      s->waits_ns = waits < busy ? waits : busy;
     }
   }
-  if (log_on)
-    fprintf(stderr, "ompdsm: region %s, run %u: %s (on %u processes a run %.3f ms, "
-            "computing %.3f ms of it, waiting %.3f ms; on the master's alone %.3f ms)\n",
-            s->where ? s->where : "?", s->runs,
-            narrow ? "runs on the master's process alone" : "runs on every process",
-            s->procs, s->wide_ns / 1e6, s->compute_ns / 1e6, s->waits_ns / 1e6,
-            s->narrow_ns / 1e6);
-  s->narrow = (uint8_t)narrow;
-  s->next_try = s->runs + s->gap;
-  if (s->gap < GAP_MAX) s->gap *= 2;
+  if (s->probing && s->runs == 4) {
+    s->probing = 0;
+    int own = s->best[0] * OWN_DEN < s->best[1] * OWN_NUM;
+    s->own = own ? 0 : -1;
+    if (log_on)
+      fprintf(stderr, "ompdsm: region %s, probed: %s (%.3f ms a run on every process, %.3f ms on "
+              "the master's alone)\n", where_of(s),
+              own ? "runs on every process" : "runs on the master's process alone",
+              s->best[0] / 1e6, s->best[1] / 1e6);
+  }
+  epoch_check();
 }
