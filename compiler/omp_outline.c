@@ -16,6 +16,7 @@
 #include "parser.h"
 #include "../include/ompdsm_rt.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,6 +381,165 @@ static int file_pins_teams(void)
   return pins;
 }
 
+/* ---- what a region does the same with any team ------------------------------------------
+ * Some constructs that each thread runs once do not tell the team's size:
+ * output in a master or single construct is made once whatever the team,
+ * and a critical or atomic construct that adds each thread's partial sum
+ * to a shared total adds the same total however the iterations were
+ * divided, as long as a thread that got none adds zero. NAS LU's l2norm
+ * and FT's checksum reduce so (sum0 += ... in an `omp for`, then
+ * `critical { sum[0] += sum0; }`). */
+
+/* Whether token i lies in a construct of region n of one of the kinds. */
+static int inside_construct(const Node *n, int i, const int *kinds, int nk)
+{
+  for (int j = n->ft + 1; j <= i; j++) {
+    const Node *c = toks[j].node;
+    if (!c || c == n || c->kind != N_OMP || !c->omp || c->lt < i) continue;
+    for (int k = 0; k < nk; k++)
+      if (c->omp->kind == kinds[k]) return 1;
+  }
+  return 0;
+}
+
+static int inside_once(const Node *n, int i)
+{
+  static const int once[] = { OMP_MASTER, OMP_SINGLE };
+  return inside_construct(n, i, once, 2);
+}
+
+/* Constructs whose work is divided among the team, or done once. */
+static int inside_divided(const Node *n, int i)
+{
+  static const int div[] = { OMP_FOR, OMP_SECTIONS, OMP_SINGLE, OMP_MASTER };
+  return inside_construct(n, i, div, 4);
+}
+
+static int is_zero(int i)
+{
+  return toks[i].kind == CONSTANT && isdigit((unsigned char)toks[i].text[0]) &&
+         strtod(toks[i].text, NULL) == 0;
+}
+
+static int is_assign_op(int k)
+{
+  return k == '=' || k == ADD_ASSIGN || k == SUB_ASSIGN || k == MUL_ASSIGN || k == DIV_ASSIGN ||
+         k == MOD_ASSIGN || k == LEFT_ASSIGN || k == RIGHT_ASSIGN || k == AND_ASSIGN ||
+         k == XOR_ASSIGN || k == OR_ASSIGN;
+}
+
+/* Whether tokens [a, b] and [c, c + b - a] read the same. */
+static int same_tokens(int a, int b, int c)
+{
+  for (int i = a; i <= b; i++, c++)
+    if (toks[i].kind != toks[c].kind || strcmp(toks[i].text, toks[c].text)) return 0;
+  return 1;
+}
+
+/* A write that adds to what it writes: v += e, v -= e, v++, v = v + e,
+ * v = v - e (the lvalue is tokens [a, k]; e does not name s again). */
+static int accumulates(const Sym *s, int a, int k)
+{
+  int op = toks[k + 1].kind;
+  if (op == INC_OP || op == DEC_OP || toks[a - 1].kind == INC_OP || toks[a - 1].kind == DEC_OP)
+    return 1;
+  int e = k + 2;
+  if (op == '=') {
+    int len = k - a;
+    if (!same_tokens(a, k, e) || (toks[e + len + 1].kind != '+' && toks[e + len + 1].kind != '-'))
+      return 0;
+    e += len + 2;
+  } else if (op != ADD_ASSIGN && op != SUB_ASSIGN) {
+    return 0;
+  }
+  for (int depth = 0; e <= ntoks - 1; e++) {
+    int t = toks[e].kind;
+    if (t == '(' || t == '[' || t == '{') depth++;
+    else if (t == ')' || t == ']' || t == '}') { if (--depth < 0) break; }
+    else if (depth == 0 && (t == ';' || t == ',')) break;
+    else if (toks[e].sym == s && toks[e].is_use && !toks[e].is_member) return 0;
+  }
+  return 1;
+}
+
+/* A private of region n that starts at zero in every thread and sums what
+ * the thread did: declared in the region (initialized to 0, if at all),
+ * its address never taken, written outside the region's divided
+ * constructs only to be set to 0, and inside them only added to. A thread
+ * that got no iterations holds zero in it, and the threads' values add up
+ * to the same however the iterations were divided. */
+static int zero_start(const Node *n, const Sym *s)
+{
+  if (!s || s->kind != SYM_VAR || s->is_static || s->depth == 0 || s->ident <= n->ft ||
+      s->ident > n->lt)
+    return 0;
+  if (toks[s->ident + 1].kind == '=' &&
+      !(is_zero(s->ident + 2) && (toks[s->ident + 3].kind == ',' || toks[s->ident + 3].kind == ';')))
+    return 0;
+  for (int i = n->ft; i <= n->lt; i++) {
+    if (toks[i].sym != s || !toks[i].is_use || toks[i].is_member) continue;
+    int a = i, k = i;
+    if (toks[i - 1].kind == '(' && toks[i + 1].kind == ')') { a--; k++; }   /* (v).re: a macro's */
+    if (toks[a - 1].kind == '&') return 0;
+    while (toks[k + 1].kind == '.' || toks[k + 1].kind == PTR_OP) k += 2;
+    int written = is_assign_op(toks[k + 1].kind) || toks[k + 1].kind == INC_OP ||
+                  toks[k + 1].kind == DEC_OP || toks[a - 1].kind == INC_OP ||
+                  toks[a - 1].kind == DEC_OP;
+    if (!written) continue;
+    if (inside_divided(n, i) ? !accumulates(s, a, k)
+                             : !(toks[k + 1].kind == '=' && is_zero(k + 2) &&
+                                 (toks[k + 3].kind == ';' || toks[k + 3].kind == ',')))
+      return 0;
+  }
+  return 1;
+}
+
+/* A critical or atomic construct c of region n that only adds to shared
+ * totals sums of zero-start privates: `total += part;`, `t.re -= p.re;`. */
+static int adds_partials(const Node *n, const Node *c)
+{
+  if (!c->body) return 0;
+  int a = c->body->ft, b = c->body->lt;
+  if (toks[a].kind == '{' && toks[b].kind == '}') { a++; b--; }
+  if (a > b) return 0;
+  for (int s = a; s <= b;) {
+    int op = -1, depth = 0, e = s;
+    for (; e <= b && !(depth == 0 && toks[e].kind == ';'); e++) {
+      int k = toks[e].kind;
+      if (k == '(' || k == '[' || k == '{') depth++;
+      else if (k == ')' || k == ']' || k == '}') depth--;
+      else if (depth == 0 && is_assign_op(k)) {
+        if (op >= 0 || (k != ADD_ASSIGN && k != SUB_ASSIGN)) return 0;
+        op = e;
+      }
+    }
+    if (op < 0 || e > b || toks[s].kind != IDENTIFIER) return 0;
+    for (int i = s; i < op; i++)   /* an lvalue, not a condition */
+      if (toks[i].kind == IF || toks[i].kind == '?' || toks[i].kind == '(') return 0;
+    for (int i = op + 1; i < e; i++) {
+      const Token *t = &toks[i];
+      if (t->kind == IDENTIFIER) {
+        if (!t->is_member && !zero_start(n, t->sym)) return 0;
+      } else if (t->kind != '.' && t->kind != PTR_OP && t->kind != '(' && t->kind != ')' &&
+                 t->kind != '+' && t->kind != '-') {
+        return 0;
+      }
+    }
+    s = e + 1;
+  }
+  return 1;
+}
+
+/* A construct of region n that each thread runs once and that tells the
+ * team's size (self: outside any region, every such construct does). */
+static int counts_team(const Node *self, const Node *c)
+{
+  if (!c || c == self || c->kind != N_OMP || !c->omp || !per_thread_kind(c->omp->kind))
+    return 0;
+  return !(self && (c->omp->kind == OMP_CRITICAL || c->omp->kind == OMP_ATOMIC) &&
+           adds_partials(self, c));
+}
+
 /* ---- sealed regions: nothing they run can see the team ----------------------------------
  * The runtime stops narrowing regions once the program has asked its team
  * (omp_width.c): from then on the program may count on the team it was
@@ -483,8 +643,8 @@ static int seals_span(int ft, int lt, const Node *self)
   for (int i = ft; i <= lt; i++) {
     Token *t = &toks[i];
     Node *c = t->node;
-    if (names_team_query(t) || (names_output(t) && !ends_program(i, lt)) || calls_unseen(i) ||
-        (c && c != self && c->kind == N_OMP && c->omp && per_thread_kind(c->omp->kind)))
+    if (names_team_query(t) || calls_unseen(i) || counts_team(self, c) ||
+        (names_output(t) && !ends_program(i, lt) && !(self && inside_once(self, i))))
       return 0;
     if (t->kind != IDENTIFIER || !t->is_use || t->is_member) continue;
     if (!t->sym) {
@@ -514,12 +674,10 @@ static int region_may_narrow(Node *n, Omp *om)
   if (om->kind == OMP_PARALLEL || om->kind == OMP_PARALLEL_MASTER)
     for (VarClause *v = om->vars; v; v = v->next)
       if (v->kind == DS_REDUCTION) return 0;
-  for (int i = n->ft; i <= n->lt; i++) {
-    Node *c = toks[i].node;
-    if (names_team_query(&toks[i]) || names_output(&toks[i]) ||
-        (c && c != n && c->kind == N_OMP && c->omp && per_thread_kind(c->omp->kind)))
+  for (int i = n->ft; i <= n->lt; i++)
+    if (names_team_query(&toks[i]) || counts_team(n, toks[i].node) ||
+        (names_output(&toks[i]) && !inside_once(n, i)))
       return 0;
-  }
   if (seals_span(n->ft, n->lt, n))
     return 2;
   return file_pins_teams() ? 0 : 1;

@@ -11,7 +11,14 @@
  *   6 sealed:  output on the way to exit()
  *   7 dynamic: output every time
  *   8 dynamic: omp_get_max_threads in a callee
- * Every region's result is the same for any team. */
+ *   9 sealed:  partial sums added up in a critical construct (NAS LU's
+ *              l2norm), a struct's in an atomic one (FT's checksum), and
+ *              output in single and master constructs
+ *  10 fixed:   a flag set in the loop, added up: how many threads saw one
+ *  11 fixed:   a partial that starts at 1: it counts the threads
+ *  12 fixed:   an atomic increment: it counts the threads
+ * Every region's result is the same for any team but 10-12's, which run
+ * with the team they ask for. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +59,8 @@ static void say(int i)
 
 static int width(void) { return omp_get_max_threads() > 0; }
 
+struct cplx { double re, im; };
+
 int main(void)
 {
   double s1 = 0, s2 = 0, s3 = 0, s5 = 0, s6 = 0;
@@ -85,8 +94,58 @@ int main(void)
 #pragma omp parallel for reduction(+ : w)
   for (int i = 0; i < N; i++)
     w += width();
+  double norm = 0;
+  struct cplx tot = { 0, 0 };
+#pragma omp parallel
+  {
+    double part = 0.0;
+    struct cplx c;
+    c.re = 0;
+    c.im = 0;
+#pragma omp for nowait
+    for (int i = 0; i < N; i++) {
+      part = part + a[i] * a[i] + i;
+      (c).re = (c).re + i;
+      c.im += 2 * i;
+    }
+#pragma omp critical
+    norm += part;
+#pragma omp atomic
+    tot.re += c.re;
+#pragma omp atomic
+    tot.im -= c.im;
+#pragma omp single
+    printf("single: once\n");
+#pragma omp master
+    printf("master: once\n");
+  }
+  int saw = 0, threads = 0, incs = 0;
+#pragma omp parallel
+  {
+    int flag = 0;
+#pragma omp for
+    for (int i = 0; i < N; i++)
+      flag = 1;
+#pragma omp critical
+    saw += flag;
+  }
+#pragma omp parallel
+  {
+    int one = 1;
+#pragma omp for
+    for (int i = 0; i < N; i++)
+      one += 0;
+#pragma omp critical
+    threads += one;
+  }
+#pragma omp parallel
+  {
+#pragma omp atomic
+    incs++;
+  }
   for (int i = 1; i < N; i++)
     sorted &= keys[i - 1] <= keys[i];
   printf("%.1f %.1f %.1f %d %.1f %.1f %d\n", s1, s2, s3, sorted, s5, s6, w);
+  printf("%.1f %.1f %.1f %d %d %d\n", norm, tot.re, tot.im, saw, threads, incs);
   return 0;
 }
