@@ -471,8 +471,9 @@ static int accumulates(const Sym *s, int a, int k)
 static int zero_start(const Node *n, const Sym *s)
 {
   if (!s || s->kind != SYM_VAR || s->is_static || s->depth == 0 || s->ident <= n->ft ||
-      s->ident > n->lt)
-    return 0;
+      s->ident > n->lt || !s->type ||
+      !((s->type->kind >= TY_BOOL && s->type->kind <= TY_LDOUBLE) || s->type->kind == TY_STRUCT))
+    return 0;   /* a number, or a struct of them (FT's dcomplex); not a pointer or an array */
   if (toks[s->ident + 1].kind == '=' &&
       !(is_zero(s->ident + 2) && (toks[s->ident + 3].kind == ',' || toks[s->ident + 3].kind == ';')))
     return 0;
@@ -520,7 +521,7 @@ static int adds_partials(const Node *n, const Node *c)
       const Token *t = &toks[i];
       if (t->kind == IDENTIFIER) {
         if (!t->is_member && !zero_start(n, t->sym)) return 0;
-      } else if (t->kind != '.' && t->kind != PTR_OP && t->kind != '(' && t->kind != ')' &&
+      } else if (t->kind != '.' && t->kind != '(' && t->kind != ')' &&
                  t->kind != '+' && t->kind != '-') {
         return 0;
       }
