@@ -82,6 +82,9 @@ struct Sym {
   int ident;            /* token of the declared name */
   Type *type;           /* from type.c; parameters already adjusted */
   int threadprivate;
+  int team_value;       /* holds (a variable) or returns (a function) a value
+                           computed from the team's size or a thread number
+                           (omp_outline.c, team_values) */
   Sym *next;            /* in its scope */
 };
 

@@ -541,6 +541,191 @@ static int counts_team(const Node *self, const Node *c)
            adds_partials(self, c));
 }
 
+/* ---- values computed from the team ------------------------------------------------------
+ * A region that asks nothing can still see its team through a value the
+ * program asked for before: apps/bench/ompbench.c sets
+ * nthreads = omp_get_num_threads() once, and a later region runs
+ * `omp for` over nthreads iterations and checks that each thread got one.
+ * So the file's values that come from the team are followed: from a call
+ * of an OpenMP routine (but the clocks), through assignments and
+ * initializers (to the variable the lvalue names), the arguments of calls
+ * to the file's functions (to their parameters), and return statements
+ * (to the function, whose calls are then such values); another file's
+ * function that gets one may keep it in what its pointer arguments point
+ * to. A value that goes where this cannot follow (its address taken, a
+ * store through a pointer) loses the track, and no region of the file is
+ * sealed. */
+static int track_lost;
+static Node *defined_in_file(const Sym *s);
+
+static int is_team_source(const Token *t)
+{
+  if (t->kind != IDENTIFIER || !t->is_use || t->is_member) return 0;
+  if (t->sym && t->sym->team_value) return 1;
+  return !strncmp(t->text, "omp_", 4) && strcmp(t->text, "omp_get_wtime") &&
+         strcmp(t->text, "omp_get_wtick") && toks[t - toks + 1].kind == '(';
+}
+
+/* The end of the expression starting at i: the ';' or ',' at its depth,
+ * or the ')', ']' or '}' that closes what holds it. */
+static int expr_end(int i)
+{
+  for (int depth = 0; i < ntoks; i++) {
+    int k = toks[i].kind;
+    if (k == '(' || k == '[' || k == '{') depth++;
+    else if (k == ')' || k == ']' || k == '}') { if (--depth < 0) return i; }
+    else if (depth == 0 && (k == ';' || k == ',')) return i;
+  }
+  return ntoks;
+}
+
+static int span_has_team_value(int a, int b)
+{
+  for (int i = a; i < b; i++)
+    if (is_team_source(&toks[i])) return 1;
+  return 0;
+}
+
+/* The variable an lvalue ending at token e names (x, x[i], x.f, (x)), or
+ * NULL when it is reached through a pointer (*p, p->f, f()[i]). */
+static Sym *lvalue_base(int e)
+{
+  int i = e;
+  for (;;) {
+    if (toks[i].kind == ']') {
+      int depth = 0;
+      for (; i >= 0; i--) {
+        if (toks[i].kind == ']') depth++;
+        else if (toks[i].kind == '[' && --depth == 0) break;
+      }
+      i--;
+    } else if (toks[i].kind == IDENTIFIER && toks[i].is_member) {
+      if (toks[i - 1].kind != '.') return NULL;   /* -> */
+      i -= 2;
+    } else if (toks[i].kind == ')' && toks[i - 2].kind == '(' && toks[i - 1].kind == IDENTIFIER) {
+      i--;
+    } else {
+      break;
+    }
+  }
+  if (i < 0 || toks[i].kind != IDENTIFIER || !toks[i].sym || toks[i].sym->kind != SYM_VAR)
+    return NULL;
+  if (i > 0 && toks[i - 1].kind == '*') {
+    int p = toks[i - 2].kind;   /* a unary *, not a product */
+    if (p != IDENTIFIER && p != ')' && p != ']' && p != CONSTANT) return NULL;
+  }
+  return toks[i].sym;
+}
+
+static int mark_team(Sym *s)
+{
+  if (!s) { track_lost = 1; return 0; }
+  if (s->team_value) return 0;
+  s->team_value = 1;
+  return 1;
+}
+
+/* The i-th parameter's symbol of function f (a definition in this file). */
+static Sym *param_of(const Node *f, int k)
+{
+  int open = -1;
+  for (int i = f->ft; i <= f->lt && open < 0; i++)
+    if (toks[i].kind == IDENTIFIER && toks[i].sym == f->fsym && toks[i + 1].kind == '(')
+      open = i + 1;
+  if (open < 0) return NULL;
+  int depth = 0, n = 0;
+  Sym *last = NULL;
+  for (int i = open; i <= f->lt; i++) {
+    int t = toks[i].kind;
+    if (t == '(') depth++;
+    else if (t == ')' && --depth == 0) break;
+    else if (depth == 1 && t == ',') { if (n++ == k) return last; last = NULL; }
+    else if (t == IDENTIFIER && toks[i].sym && toks[i].sym->is_param) last = toks[i].sym;
+  }
+  return n == k ? last : NULL;
+}
+
+static const Node *function_at(int i)
+{
+  for (Node *f = unit_first; f; f = f->next)
+    if (f->kind == N_FUNC && f->ft <= i && i <= f->lt) return f;
+  return NULL;
+}
+
+static void team_values(void)
+{
+  static int done;
+  if (done) return;
+  done = 1;
+  for (int changed = 1; changed && !track_lost;) {
+    changed = 0;
+    for (int i = 1; i < ntoks && !track_lost; i++) {
+      Token *t = &toks[i];
+      if (t->sys) continue;
+      if (is_assign_op(t->kind) && span_has_team_value(i + 1, expr_end(i + 1))) {
+        changed |= mark_team(lvalue_base(i - 1));
+      } else if (t->kind == RETURN && span_has_team_value(i + 1, expr_end(i + 1))) {
+        const Node *f = function_at(i);
+        if (f && f->fsym) changed |= mark_team(f->fsym);
+      } else if (t->kind == '&' && toks[i + 1].kind == IDENTIFIER && toks[i + 1].sym &&
+                 toks[i + 1].sym->team_value) {
+        track_lost = 1;
+      } else if (t->kind == '(' && toks[i - 1].kind == IDENTIFIER && toks[i - 1].is_use &&
+                 toks[i - 1].sym && toks[i - 1].sym->kind == SYM_FUNC) {
+        /* a call: each argument that holds a value of the team */
+        Sym *fs = toks[i - 1].sym;
+        Node *f = defined_in_file(fs);
+        int close = i + 1;
+        for (int depth = 1; close < ntoks; close++)
+          if (toks[close].kind == '(') depth++;
+          else if (toks[close].kind == ')' && --depth == 0) break;
+        for (int a = i + 1, k = 0; a < close; k++) {
+          int e = expr_end(a);
+          if (span_has_team_value(a, e)) {
+            if (f) {
+              changed |= mark_team(param_of(f, k));
+            } else {
+              /* Another file's function, or the C library's (NAS's
+               * c_print_results, printf): what it keeps, it writes through
+               * a pointer argument, or into globals, which a sealed region
+               * does not read unless they are this file's statics. */
+              for (int b = i + 1; b < close; b++) {
+                Sym *s = toks[b].kind == IDENTIFIER && toks[b].is_use && !toks[b].is_member
+                         ? toks[b].sym : NULL;
+                int whole = toks[b + 1].kind == ',' || toks[b + 1].kind == ')';
+                if (s && s->kind == SYM_VAR && s->type && whole &&
+                    (toks[b - 1].kind == '&' || s->type->kind == TY_PTR ||
+                     s->type->kind == TY_ARRAY))
+                  changed |= mark_team(s);   /* x, &x: not x[i] or x.f, values */
+              }
+            }
+          }
+          if (toks[e].kind != ',') break;
+          a = e + 1;
+        }
+      }
+    }
+  }
+}
+
+/* Whether the use at token i may read a value of the team: one the file
+ * computed, or one another file may have put there (a global with external
+ * linkage, a parameter of a function others can call). */
+static int reads_team_value(int i)
+{
+  const Token *t = &toks[i];
+  if (t->kind != IDENTIFIER || !t->is_use || t->is_member || !t->sym) return 0;
+  const Sym *s = t->sym;
+  if (s->team_value) return 1;
+  if (s->kind != SYM_VAR) return 0;
+  if (s->depth == 0 && !s->is_static && !toks[s->ident].sys) return 1;
+  if (s->is_param) {
+    const Node *f = function_at(s->ident);
+    return !f || !f->fsym || !f->fsym->is_static;
+  }
+  return 0;
+}
+
 /* ---- sealed regions: nothing they run can see the team ----------------------------------
  * The runtime stops narrowing regions once the program has asked its team
  * (omp_width.c): from then on the program may count on the team it was
@@ -644,7 +829,7 @@ static int seals_span(int ft, int lt, const Node *self)
   for (int i = ft; i <= lt; i++) {
     Token *t = &toks[i];
     Node *c = t->node;
-    if (names_team_query(t) || calls_unseen(i) || counts_team(self, c) ||
+    if (names_team_query(t) || calls_unseen(i) || counts_team(self, c) || reads_team_value(i) ||
         (names_output(t) && !ends_program(i, lt) && !(self && inside_once(self, i))))
       return 0;
     if (t->kind != IDENTIFIER || !t->is_use || t->is_member) continue;
@@ -679,7 +864,8 @@ static int region_may_narrow(Node *n, Omp *om)
     if (names_team_query(&toks[i]) || counts_team(n, toks[i].node) ||
         (names_output(&toks[i]) && !inside_once(n, i)))
       return 0;
-  if (seals_span(n->ft, n->lt, n))
+  team_values();
+  if (!track_lost && seals_span(n->ft, n->lt, n))
     return 2;
   return file_pins_teams() ? 0 : 1;
 }

@@ -54,8 +54,10 @@ RTT_UNBOUND=$(awk '/^raw UDP round trip/ { for (i = 1; i < NF; i++) if ($(i+1) =
 status=0
 for p in $PROCS; do
   echo "overheads.sh: ompdsm on $p processes, gcc -fopenmp with $p threads" >&2
-  "$DSMRUN" -n "$p" "$BUILD/apps/ompbench_ompdsm" > "$T/dsm$p" 2>&1 || status=1
-  "$DSMRUN" -n "$p" "$BUILD/apps/ompbench_tasks_ompdsm" > "$T/tdsm$p" 2>&1 || status=1
+  # OMP_DYNAMIC=false: the overhead of the whole team, not of a region the
+  # runtime ran on the master's process alone (design.md, "How wide a region runs")
+  OMP_DYNAMIC=false "$DSMRUN" -n "$p" "$BUILD/apps/ompbench_ompdsm" > "$T/dsm$p" 2>&1 || status=1
+  OMP_DYNAMIC=false "$DSMRUN" -n "$p" "$BUILD/apps/ompbench_tasks_ompdsm" > "$T/tdsm$p" 2>&1 || status=1
   policy=active
   [ "$p" -gt "$NCPU" ] && policy=passive
   OMP_NUM_THREADS=$p OMP_WAIT_POLICY=$policy "$BUILD/apps/ompbench_gomp" > "$T/gomp$p" 2>&1 || status=1

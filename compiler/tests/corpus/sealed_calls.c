@@ -2,23 +2,28 @@
  * this file or the C library, and none of it asks its team, prints or
  * calls through a pointer (omp_outline.c, seals_span). The runtime may
  * narrow a sealed region even after the program asked its team's size
- * (sync/omp/omp_width.c). check_sealed.sh reads the calls ompdsmcc made:
- *   1 sealed:  a recursive function
- *   2 dynamic: m1, which reaches a pointer call (hook) through m1 <-> m2
- *   3 dynamic: m2, found sealed while m1 was being judged, then not
- *   4 sealed:  qsort with a comparison function of this file
- *   5 sealed:  a cast followed by a parenthesized expression
- *   6 sealed:  output on the way to exit()
- *   7 dynamic: output every time
- *   8 dynamic: omp_get_max_threads in a callee
- *   9 sealed:  partial sums added up in a critical construct (NAS LU's
- *              l2norm), a struct's in an atomic one (FT's checksum), and
- *              output in single and master constructs
- *  10 fixed:   a flag set in the loop, added up: how many threads saw one
- *  11 fixed:   a partial that starts at 1: it counts the threads
- *  12 fixed:   an atomic increment: it counts the threads
- * Every region's result is the same for any team but 10-12's, which run
- * with the team they ask for. */
+ * (sync/omp/omp_width.c). check_sealed.sh reads the calls ompdsmcc made,
+ * in the order of the file:
+ *   dynamic: one_each's loop over the team's size main asked for, checked
+ *            to give each thread one iteration (apps/bench/ompbench.c):
+ *            the size reaches it through a parameter
+ *   sealed:  a recursive function
+ *   dynamic: m1, which reaches a pointer call (hook) through m1 <-> m2
+ *   dynamic: m2, found sealed while m1 was being judged, then not
+ *   sealed:  qsort with a comparison function of this file
+ *   sealed:  a cast followed by a parenthesized expression
+ *   sealed:  output on the way to exit()
+ *   dynamic: output every time
+ *   dynamic: omp_get_max_threads in a callee
+ *   sealed:  partial sums added up in a critical construct (NAS LU's
+ *            l2norm), a struct's in an atomic one (FT's checksum), and
+ *            output in single and master constructs
+ *   fixed:   a flag set in the loop, added up: how many threads saw one
+ *   fixed:   a partial that starts at 1: it counts the threads
+ *   fixed:   an atomic increment: it counts the threads
+ *   fixed:   main asks the team's size (master)
+ * Every region's result is the same for any team but those that keep
+ * their team's (one_each's, once main asked). */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +65,21 @@ static void say(int i)
 static int width(void) { return omp_get_max_threads() > 0; }
 
 struct cplx { double re, im; };
+
+static int one_each(int nt)
+{
+  int bad = 0;
+#pragma omp parallel
+  {
+    int seen = 0;
+#pragma omp for
+    for (int i = 0; i < nt; i++)
+      seen++;
+    if (seen != 1)
+      bad = 1;
+  }
+  return bad;
+}
 
 int main(void)
 {
@@ -143,9 +163,14 @@ int main(void)
 #pragma omp atomic
     incs++;
   }
+  int team = 0;
+#pragma omp parallel
+#pragma omp master
+  team = omp_get_num_threads();
+  int bad = one_each(team);
   for (int i = 1; i < N; i++)
     sorted &= keys[i - 1] <= keys[i];
   printf("%.1f %.1f %.1f %d %.1f %.1f %d\n", s1, s2, s3, sorted, s5, s6, w);
-  printf("%.1f %.1f %.1f %d %d %d\n", norm, tot.re, tot.im, saw, threads, incs);
+  printf("%.1f %.1f %.1f %d %d %d %d %d\n", norm, tot.re, tot.im, saw, threads, incs, team, bad);
   return 0;
 }
