@@ -390,6 +390,9 @@ static int file_pins_teams(void)
  * and FT's checksum reduce so (sum0 += ... in an `omp for`, then
  * `critical { sum[0] += sum0; }`). */
 
+static Node *defined_in_file(const Sym *s);
+static int calls_unseen(int i);
+
 /* Whether token i lies in a construct of region n of one of the kinds. */
 static int inside_construct(const Node *n, int i, const int *kinds, int nk)
 {
@@ -408,11 +411,38 @@ static int inside_once(const Node *n, int i)
   return inside_construct(n, i, once, 2);
 }
 
-/* Constructs whose work is divided among the team, or done once. */
-static int inside_divided(const Node *n, int i)
+/* The innermost construct of region n holding token i whose work is
+ * divided among the team, or done once (NULL: none). */
+static const Node *divided_at(const Node *n, int i)
 {
-  static const int div[] = { OMP_FOR, OMP_SECTIONS, OMP_SINGLE, OMP_MASTER };
-  return inside_construct(n, i, div, 4);
+  const Node *in = NULL;
+  for (int j = n->ft + 1; j <= i; j++) {
+    const Node *c = toks[j].node;
+    if (c && c != n && c->kind == N_OMP && c->omp && c->lt >= i &&
+        (c->omp->kind == OMP_FOR || c->omp->kind == OMP_SECTIONS ||
+         c->omp->kind == OMP_SINGLE || c->omp->kind == OMP_MASTER))
+      in = c;
+  }
+  return in;
+}
+
+static int inside_reduction(const Node *n, int i)
+{
+  static const int red[] = { OMP_CRITICAL, OMP_ATOMIC };
+  return inside_construct(n, i, red, 2);
+}
+
+/* Whether token p is in the init or the step of a for statement of x's. */
+static int in_for_control(const Node *x, int p)
+{
+  for (; x; x = x->next) {
+    if (p < x->ft || p > x->lt) continue;
+    if (x->kind == N_FOR && ((p >= x->ift && p <= x->ilt) || (p >= x->sft && p <= x->slt)))
+      return 1;
+    if (in_for_control(x->kids, p)) return 1;
+    if (x->body && x->body != x->kids && in_for_control(x->body, p)) return 1;
+  }
+  return 0;
 }
 
 static int is_zero(int i)
@@ -436,9 +466,84 @@ static int same_tokens(int a, int b, int c)
   return 1;
 }
 
+/* The lvalue around the use of a variable at token i: [*a, *k]
+ * (v, (v), v.f, v[e]...). */
+static void lvalue_span(int i, int *a, int *k)
+{
+  *a = *k = i;
+  if (toks[i - 1].kind == '(' && toks[i + 1].kind == ')') { --*a; ++*k; }   /* (v).re: a macro's */
+  for (;;) {
+    if (toks[*k + 1].kind == '.' || toks[*k + 1].kind == PTR_OP) {
+      *k += 2;
+    } else if (toks[*k + 1].kind == '[') {
+      int depth = 0, j = *k + 1;
+      for (; j < ntoks; j++) {
+        if (toks[j].kind == '[') depth++;
+        else if (toks[j].kind == ']' && --depth == 0) break;
+      }
+      *k = j;
+    } else {
+      return;
+    }
+  }
+}
+
+static int is_write(int a, int k)
+{
+  int next = toks[k + 1].kind, prev = toks[a - 1].kind;
+  return is_assign_op(next) || next == INC_OP || next == DEC_OP || prev == INC_OP ||
+         prev == DEC_OP || prev == '&';
+}
+
+/* How region n writes variable s: 0 never, 1 only as a for statement's
+ * control (for (j = 0; j < m; j++)), 2 otherwise. */
+static int region_writes(const Node *n, const Sym *s)
+{
+  int how = 0;
+  for (int i = n->ft; i <= n->lt && how < 2; i++) {
+    if (toks[i].sym != s || !toks[i].is_use || toks[i].is_member) continue;
+    int a, k;
+    lvalue_span(i, &a, &k);
+    int arg = (toks[a - 1].kind == '(' || toks[a - 1].kind == ',') &&
+              (toks[k + 1].kind == ')' || toks[k + 1].kind == ',');   /* f(v): through a pointer */
+    if (is_write(a, k) || (arg && s->type && (s->type->kind == TY_PTR || s->type->kind == TY_ARRAY)))
+      how = in_for_control(n, i) ? 1 : 2;
+  }
+  return how;
+}
+
+/* Whether region n calls nothing but the C library: then nothing but its
+ * own text writes the variables it reads. */
+static int calls_library_only(const Node *n)
+{
+  for (int i = n->ft; i <= n->lt; i++) {
+    if (calls_unseen(i)) return 0;
+    const Token *t = &toks[i];
+    if (t->kind != IDENTIFIER || !t->is_use || t->is_member || toks[i + 1].kind != '(') continue;
+    if (!t->sym) {
+      if (strncmp(t->text, "__builtin_", 10)) return 0;
+    } else if (t->sym->kind == SYM_FUNC && (!toks[t->sym->ident].sys || defined_in_file(t->sym))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Whether what an accumulation adds at token i (in divided construct d of
+ * region n) is the same whichever thread runs the iteration: each variable
+ * it reads is declared in d (a value of the iteration), or is a loop's
+ * control, or is not written in the region. */
+static int iteration_value(const Node *n, const Node *d, const Sym *v)
+{
+  if (!v || v->kind != SYM_VAR) return 1;
+  if (v->ident > d->ft && v->ident <= d->lt && !v->is_static) return 1;
+  return region_writes(n, v) < 2;
+}
+
 /* A write that adds to what it writes: v += e, v -= e, v++, v = v + e,
- * v = v - e (the lvalue is tokens [a, k]; e does not name s again). */
-static int accumulates(const Sym *s, int a, int k)
+ * v = v - e (the lvalue is tokens [a, k]; e does not name s again, and
+ * is the same whichever thread runs the iteration). */
+static int accumulates(const Node *n, const Node *d, const Sym *s, int a, int k)
 {
   int op = toks[k + 1].kind;
   if (op == INC_OP || op == DEC_OP || toks[a - 1].kind == INC_OP || toks[a - 1].kind == DEC_OP)
@@ -458,6 +563,8 @@ static int accumulates(const Sym *s, int a, int k)
     else if (t == ')' || t == ']' || t == '}') { if (--depth < 0) break; }
     else if (depth == 0 && (t == ';' || t == ',')) break;
     else if (toks[e].sym == s && toks[e].is_use && !toks[e].is_member) return 0;
+    else if (t == IDENTIFIER && toks[e].is_use && !toks[e].is_member &&
+             !iteration_value(n, d, toks[e].sym)) return 0;
   }
   return 1;
 }
@@ -477,20 +584,27 @@ static int zero_start(const Node *n, const Sym *s)
   if (toks[s->ident + 1].kind == '=' &&
       !(is_zero(s->ident + 2) && (toks[s->ident + 3].kind == ',' || toks[s->ident + 3].kind == ';')))
     return 0;
+  if (!calls_library_only(n))
+    return 0;
   for (int i = n->ft; i <= n->lt; i++) {
     if (toks[i].sym != s || !toks[i].is_use || toks[i].is_member) continue;
-    int a = i, k = i;
-    if (toks[i - 1].kind == '(' && toks[i + 1].kind == ')') { a--; k++; }   /* (v).re: a macro's */
-    if (toks[a - 1].kind == '&') return 0;
-    while (toks[k + 1].kind == '.' || toks[k + 1].kind == PTR_OP) k += 2;
-    int written = is_assign_op(toks[k + 1].kind) || toks[k + 1].kind == INC_OP ||
-                  toks[k + 1].kind == DEC_OP || toks[a - 1].kind == INC_OP ||
-                  toks[a - 1].kind == DEC_OP;
-    if (!written) continue;
-    if (inside_divided(n, i) ? !accumulates(s, a, k)
-                             : !(toks[k + 1].kind == '=' && is_zero(k + 2) &&
-                                 (toks[k + 3].kind == ';' || toks[k + 3].kind == ',')))
+    int a, k;
+    lvalue_span(i, &a, &k);
+    if (toks[a - 1].kind == '&' || toks[k].kind == ']') return 0;
+    if (!is_write(a, k)) {
+      /* read only where it is added to a total (which adds_partials
+       * checks): an `if (part > 10)` would tell the partition */
+      if (!inside_reduction(n, i)) return 0;
+      continue;
+    }
+    const Node *d = divided_at(n, i);
+    if (d) {
+      if (!accumulates(n, d, s, a, k)) return 0;
+      if (toks[k + 1].kind == '=') i = 2 * k - a + 2;   /* past v = v: the read of itself */
+    } else if (!(toks[k + 1].kind == '=' && is_zero(k + 2) &&
+                 (toks[k + 3].kind == ';' || toks[k + 3].kind == ','))) {
       return 0;
+    }
   }
   return 1;
 }
@@ -556,7 +670,6 @@ static int counts_team(const Node *self, const Node *c)
  * store through a pointer) loses the track, and no region of the file is
  * sealed. */
 static int track_lost;
-static Node *defined_in_file(const Sym *s);
 
 static int is_team_source(const Token *t)
 {

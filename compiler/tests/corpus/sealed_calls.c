@@ -21,6 +21,9 @@
  *   fixed:   a flag set in the loop, added up: how many threads saw one
  *   fixed:   a partial that starts at 1: it counts the threads
  *   fixed:   an atomic increment: it counts the threads
+ *   fixed:   a partial that adds another partial carried from iteration
+ *            to iteration: what it adds depends on the thread's share
+ *   fixed:   a partial read before it is added up: `if (part > 0)`
  *   fixed:   main asks the team's size (master)
  * Every region's result is the same for any team but those that keep
  * their team's (one_each's, once main asked). */
@@ -163,6 +166,29 @@ int main(void)
 #pragma omp atomic
     incs++;
   }
+  long carried = 0, peeked = 0;
+#pragma omp parallel
+  {
+    long w = 0, v = 0;
+#pragma omp for
+    for (int i = 0; i < N; i++) {
+      w += 1;
+      v += w;
+    }
+#pragma omp critical
+    carried += v;
+  }
+#pragma omp parallel
+  {
+    long part = 0;
+#pragma omp for
+    for (int i = 0; i < N; i++)
+      part += i;
+    if (part > 0) {
+#pragma omp critical
+      peeked += part;
+    }
+  }
   int team = 0;
 #pragma omp parallel
 #pragma omp master
@@ -171,6 +197,7 @@ int main(void)
   for (int i = 1; i < N; i++)
     sorted &= keys[i - 1] <= keys[i];
   printf("%.1f %.1f %.1f %d %.1f %.1f %d\n", s1, s2, s3, sorted, s5, s6, w);
-  printf("%.1f %.1f %.1f %d %d %d %d %d\n", norm, tot.re, tot.im, saw, threads, incs, team, bad);
+  printf("%.1f %.1f %.1f %d %d %d %d %d %ld %ld\n", norm, tot.re, tot.im, saw, threads, incs, team,
+         bad, carried, peeked);
   return 0;
 }
