@@ -42,19 +42,20 @@ at() { awk -v f="$1" 'index($0, f) { on = 1 } on && /^#pragma omp parallel/ { pr
 l_smooth=$(at "static void smooth")
 na=$(total regions_narrow ask.json); ns=$(total regions_narrow asksaid.json)
 echo "asked first: $na regions narrowed; asked first with OMP_DYNAMIC=true: $ns"
-# lines() runs 40 times, lines_via() 40: after 4 runs spread and 4 narrow
-# the job goes to the master's process, and stays there but for a trial.
-# Asked first, lines_via() keeps its team: its 36 or so narrow runs must
-# not be among those counted.
-[ "$na" -ge 30 ] && [ "$na" -le 50 ] ||
+# lines() runs 40 times, lines_via() 40: after 6 runs spread and 6 narrow
+# (a trial) the job goes to the master's process, and stays there: 34 of
+# lines()'s runs narrow, 38 of lines_via()'s (probed: 2 spread, then
+# narrow). Asked first, lines_via() keeps its team: its runs must not be
+# among those counted.
+[ "$na" -ge 25 ] && [ "$na" -le 50 ] ||
   { cat ask.err; echo "asked first: lines() must be narrowed (sealed), lines_via() not"; exit 1; }
-[ "$ns" -ge 60 ] || { cat asksaid.err; echo "OMP_DYNAMIC=true, and lines() and lines_via() were not narrowed after the question"; exit 1; }
+[ "$ns" -ge 55 ] || { cat asksaid.err; echo "OMP_DYNAMIC=true, and lines() and lines_via() were not narrowed after the question"; exit 1; }
 n1=$(total regions_narrow dyn.json); t1=$(total regions_width_tried dyn.json)
 n0=$(total regions_narrow fixed.json); t0=$(total regions_width_tried fixed.json)
 echo "dynamic: $n1 regions narrowed, $t1 tried; fixed: $n0 narrowed, $t0 tried"
 [ "$n0" -eq 0 ] && [ "$t0" -eq 0 ] && [ ! -s fixed.err ] ||
   { echo "OMP_DYNAMIC=false, and the runtime changed a team"; exit 1; }
-[ "$n1" -ge 60 ] || { echo "lines() and lines_via() were not narrowed"; exit 1; }
+[ "$n1" -ge 55 ] || { echo "lines() and lines_via() were not narrowed"; exit 1; }
 grep -q "^ompdsm: regions run on the master's process alone (1 regions timed in both" dyn.err ||
   { echo "no decision for lines() after its first two epochs"; exit 1; }
 # smooth() computes ~15 ms between its fork and join; first seen while the
