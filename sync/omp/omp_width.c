@@ -32,9 +32,9 @@
  * time steps. So the job runs its regions at one width for an epoch, and
  * each region's warm runs (not its first in the epoch, which moves the
  * pages) are timed:
- *   - the first epoch is wide and two rounds long (a round: as many runs
- *     as regions seen in the epoch);
- *   - then comes a trial of the other width, two rounds long. After the
+ *   - the first epoch is wide and three rounds long (a round: as many runs
+ *     as regions seen in the epoch), the faster of two timed runs kept;
+ *   - then comes a trial of the other width, three rounds long. After the
  *     first, the narrow width is tried again only if some region is
  *     promising: run by one process it would take about procs x its
  *     computing, under 0.8 of its wide run, or its master waited for more
