@@ -42,12 +42,12 @@ at() { awk -v f="$1" 'index($0, f) { on = 1 } on && /^#pragma omp parallel/ { pr
 l_smooth=$(at "static void smooth")
 na=$(total regions_narrow ask.json); ns=$(total regions_narrow asksaid.json)
 echo "asked first: $na regions narrowed; asked first with OMP_DYNAMIC=true: $ns"
-# lines() runs 40 times, lines_via() 40: after 6 runs spread and 6 narrow
-# (a trial) the job goes to the master's process, and stays there: 34 of
+# lines() runs 40 times, lines_via() 40: after 4 runs spread and 6 narrow
+# (a trial) the job goes to the master's process, and stays there: 36 of
 # lines()'s runs narrow, 38 of lines_via()'s (probed: 2 spread, then
-# narrow). Asked first, lines_via() keeps its team: its runs must not be
-# among those counted.
-[ "$na" -ge 25 ] && [ "$na" -le 50 ] ||
+# narrow), up to 10 of smooth()'s (probed). Asked first, lines_via() keeps
+# its team: its runs must not be among those counted (46 at most without).
+[ "$na" -ge 25 ] && [ "$na" -le 60 ] ||
   { cat ask.err; echo "asked first: lines() must be narrowed (sealed), lines_via() not"; exit 1; }
 [ "$ns" -ge 55 ] || { cat asksaid.err; echo "OMP_DYNAMIC=true, and lines() and lines_via() were not narrowed after the question"; exit 1; }
 n1=$(total regions_narrow dyn.json); t1=$(total regions_width_tried dyn.json)

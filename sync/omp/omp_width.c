@@ -32,9 +32,13 @@
  * time steps. So the job runs its regions at one width for an epoch, and
  * each region's warm runs (not its first in the epoch, which moves the
  * pages) are timed:
- *   - the first epoch is wide and three rounds long (a round: as many runs
- *     as regions seen in the epoch), the faster of two timed runs kept;
- *   - then comes a trial of the other width, three rounds long. After the
+ *   - the first epoch is wide and two rounds long (a round: as many runs
+ *     as regions seen in the epoch);
+ *   - then comes a trial of the other width, three rounds long, the
+ *     faster of a region's two timed runs kept: a trial that loses to
+ *     noise keeps the job at the slower width for 16 rounds or more, and
+ *     one spread round of NAS LU W costs 0.8 s, so the first epoch is the
+ *     shorter. After the
  *     first, the narrow width is tried again only if some region is
  *     promising: run by one process it would take about procs x its
  *     computing, under 0.8 of its wide run, or its master waited for more
@@ -63,7 +67,8 @@
 #include "stats.h"
 
 #define SITES      256       /* regions followed; more are left wide */
-#define FIRST_ROUNDS 3       /* the first epoch, and each trial: a cold run and two timed */
+#define FIRST_ROUNDS 2       /* the first epoch: a cold run and one timed */
+#define TRIAL_ROUNDS 3       /* a trial: a cold run and two timed, the faster kept */
 #define GAP_FIRST  16        /* rounds until the next trial, doubling */
 #define GAP_MAX    1024
 #define WIN_NUM    4         /* the job's width changes for under 4/5 of the time */
@@ -281,7 +286,7 @@ static void judge_trial(void)
 /* After each run: does the epoch end? */
 static void epoch_check(void)
 {
-  uint32_t rounds = trial ? FIRST_ROUNDS : stay_rounds;
+  uint32_t rounds = trial ? TRIAL_ROUNDS : stay_rounds;
   if (epoch_runs < rounds * epoch_sites || epoch_runs < 2 * rounds)
     return;
   if (trial) {
