@@ -533,11 +533,83 @@ static int calls_library_only(const Node *n)
  * region n) is the same whichever thread runs the iteration: each variable
  * it reads is declared in d (a value of the iteration), or is a loop's
  * control, or is not written in the region. */
-static int iteration_value(const Node *n, const Node *d, const Sym *v)
+static int set_each_iteration(const Node *n, const Node *d, const Sym *v, int depth);
+static int expr_end(int i);
+
+static int iteration_value_at(const Node *n, const Node *d, const Sym *v, int depth)
 {
   if (!v || v->kind != SYM_VAR) return 1;
   if (v->ident > d->ft && v->ident <= d->lt && !v->is_static) return 1;
-  return region_writes(n, v) < 2;
+  return region_writes(n, v) < 2 || set_each_iteration(n, d, v, depth);
+}
+
+static int iteration_value(const Node *n, const Node *d, const Sym *v)
+{
+  return iteration_value_at(n, d, v, 0);
+}
+
+/* The '{' of the innermost block holding token i (from d's first token). */
+static int block_of(const Node *d, int i)
+{
+  int depth = 0;
+  for (int j = i - 1; j >= d->ft; j--) {
+    if (toks[j].kind == '}') depth++;
+    else if (toks[j].kind == '{' && depth-- == 0) return j;
+  }
+  return d->ft;
+}
+
+/* Whether block b (its '{' token) holds token i. */
+static int block_holds(int b, int i)
+{
+  if (toks[b].kind != '{') return 1;   /* d itself */
+  int depth = 0;
+  for (int j = b; j < i; j++) {
+    if (toks[j].kind == '{') depth++;
+    else if (toks[j].kind == '}' && --depth == 0) return 0;
+  }
+  return 1;
+}
+
+/* A scalar declared outside divided construct d that each iteration sets
+ * before it reads it (NAS FT's checksum: q = j % NX + 1; if (q ...) {
+ * r = ...; ... u1[s][r][q] ...}): written only in d, each write a
+ * statement of its own block (not under an if without braces) of the form
+ * v = e, e a value of the iteration, each read in d after a write whose
+ * block holds it, and no read outside d; d has no goto. */
+static int set_each_iteration(const Node *n, const Node *d, const Sym *v, int depth)
+{
+  if (depth > 8 || !v->type || v->type->kind < TY_BOOL || v->type->kind > TY_LDOUBLE)
+    return 0;
+  for (int i = d->ft; i <= d->lt; i++)
+    if (toks[i].kind == GOTO) return 0;
+  for (int i = n->ft; i <= n->lt; i++) {
+    if (toks[i].sym != v || !toks[i].is_use || toks[i].is_member) continue;
+    int inside = i > d->ft && i <= d->lt;
+    int a, k;
+    lvalue_span(i, &a, &k);
+    if (toks[a - 1].kind == '&') return 0;
+    if (is_write(a, k)) {
+      if (!inside || toks[k + 1].kind != '=' || k != i ||
+          (toks[a - 1].kind != ';' && toks[a - 1].kind != '{' && toks[a - 1].kind != '}'))
+        return 0;
+      int e = expr_end(k + 2);
+      for (int j = k + 2; j < e; j++)
+        if (toks[j].kind == IDENTIFIER && toks[j].is_use && !toks[j].is_member &&
+            (toks[j].sym == v || !iteration_value_at(n, d, toks[j].sym, depth + 1)))
+          return 0;
+      i = e;
+      continue;
+    }
+    if (!inside) return 0;
+    int set = 0;   /* a write before it whose block holds it */
+    for (int w = d->ft; w < i && !set; w++)
+      if (toks[w].sym == v && toks[w].is_use && toks[w + 1].kind == '=' &&
+          block_holds(block_of(d, w), i))
+        set = 1;
+    if (!set) return 0;
+  }
+  return 1;
 }
 
 /* A write that adds to what it writes: v += e, v -= e, v++, v = v + e,

@@ -12,7 +12,7 @@ cd "$work" || exit 1
 "$ompdsmcc" -O1 -save-temps -o "$name" "$src" || { echo "ompdsmcc failed"; exit 1; }
 calls=$(grep -o '__ompdsm_parallel[a-z_]*(__ompdsm_region_[0-9]*' "$name.omp.c" | sed 's/(.*//; s/__ompdsm_parallel_//; s/__ompdsm_parallel/fixed/' | tr '\n' ' ')
 echo "calls: $calls"
-want="dynamic sealed dynamic dynamic sealed sealed sealed dynamic dynamic sealed fixed fixed fixed fixed fixed fixed "
+want="dynamic sealed dynamic dynamic sealed sealed sealed dynamic dynamic sealed fixed fixed fixed fixed fixed fixed sealed fixed "
 [ "$calls" = "$want" ] || { echo "want: $want"; exit 1; }
 cc -O1 -fopenmp -o "$name.gomp" "$src" || { echo "cc -fopenmp failed"; exit 1; }
 OMP_NUM_THREADS=2 "./$name.gomp" >gomp.out 2>/dev/null || { echo "the cc -fopenmp build failed"; exit 1; }

@@ -24,6 +24,10 @@
  *   fixed:   a partial that adds another partial carried from iteration
  *            to iteration: what it adds depends on the thread's share
  *   fixed:   a partial read before it is added up: `if (part > 0)`
+ *   sealed:  NAS FT's checksum: indices set in each iteration before they
+ *            are read (q = ...; if (q ...) { r = ...; ... a[q + r] })
+ *   fixed:   the same with an index set only under an if without braces:
+ *            an iteration that skips it reads the one before's
  *   fixed:   main asks the team's size (master)
  * Every region's result is the same for any team but those that keep
  * their team's (one_each's, once main asked). */
@@ -194,10 +198,40 @@ int main(void)
 #pragma omp master
   team = omp_get_num_threads();
   int bad = one_each(team);
+  double chk = 0, chk2 = 0;
+#pragma omp parallel
+  {
+    int q, r;
+    double c = 0;
+#pragma omp for nowait
+    for (int j = 1; j <= 100; j++) {
+      q = j % N;
+      if (q >= 3) {
+        r = (3 * j) % 7;
+        if (r < 5)
+          c = c + a[q] + r;
+      }
+    }
+#pragma omp critical
+    chk += c;
+  }
+#pragma omp parallel
+  {
+    int q = 0;
+    double c = 0;
+#pragma omp for nowait
+    for (int j = 1; j <= 100; j++) {
+      if (j % 3)
+        q = j % N;
+      c = c + q;
+    }
+#pragma omp critical
+    chk2 += c;
+  }
   for (int i = 1; i < N; i++)
     sorted &= keys[i - 1] <= keys[i];
   printf("%.1f %.1f %.1f %d %.1f %.1f %d\n", s1, s2, s3, sorted, s5, s6, w);
-  printf("%.1f %.1f %.1f %d %d %d %d %d %ld %ld\n", norm, tot.re, tot.im, saw, threads, incs, team,
-         bad, carried, peeked);
+  printf("%.1f %.1f %.1f %d %d %d %d %d %ld %ld %.1f %.1f\n", norm, tot.re, tot.im, saw, threads,
+         incs, team, bad, carried, peeked, chk, chk2);
   return 0;
 }
