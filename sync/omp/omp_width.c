@@ -53,7 +53,8 @@
  *     under 5% of the time.
  * A region first seen while the job runs narrow is probed: two runs
  * spread, two narrow, the second of each timed; it goes its own way
- * (spread) if that is faster by the same 2/3. A region that keeps its
+ * (spread) until the next trial if that took under 2/3 of the narrow run.
+ * A region that keeps its
  * team (below) costs nothing here.
  */
 #include <stdint.h>
