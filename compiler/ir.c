@@ -37,10 +37,15 @@ char *xstrdup(const char *s)
 
 int tok_new(int kind, const char *text, int len, int file, int line, int col)
 {
-  if (ntoks == cap_toks) {
+  /* Room for a few zeroed tokens past the last: the passes look one or
+     two tokens ahead (omp_outline.c) and find kind 0 there, not memory
+     past the array. */
+  if (ntoks + 4 >= cap_toks) {
+    int old = cap_toks;
     cap_toks = cap_toks ? cap_toks * 2 : 65536;
     toks = realloc(toks, (size_t)cap_toks * sizeof *toks);
     if (!toks) { fprintf(stderr, "ompdsmcc: out of memory\n"); exit(1); }
+    memset(toks + old, 0, (size_t)(cap_toks - old) * sizeof *toks);
   }
   Token *t = &toks[ntoks];
   memset(t, 0, sizeof *t);
