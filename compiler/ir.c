@@ -5,6 +5,7 @@
  * because tokens keep pointing at them until the output is written.
  */
 #include "ir.h"
+#include "parser.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -141,4 +142,11 @@ void note_at(int tok, const char *fmt, ...)
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
+}
+
+int is_assign_kind(int k)
+{
+  return k == '=' || k == ADD_ASSIGN || k == SUB_ASSIGN || k == MUL_ASSIGN || k == DIV_ASSIGN ||
+         k == MOD_ASSIGN || k == LEFT_ASSIGN || k == RIGHT_ASSIGN || k == AND_ASSIGN ||
+         k == XOR_ASSIGN || k == OR_ASSIGN;
 }

@@ -64,6 +64,9 @@ extern int ntoks;
    marker had flag 3). */
 int tok_new(int kind, const char *text, int len, int file, int line, int col);
 extern int lex_sys;
+/* "=" or a compound assignment ("+=", "<<=", ...): a token kind that writes
+   what stands before it. */
+int is_assign_kind(int kind);
 
 /* Files named by line markers. */
 extern char **files;

@@ -91,11 +91,8 @@ static int is_private(Scan *sc, Sym *y, int at)
 
 static int is_assign_op(int i)
 {
-  static const char *ops[] = { "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
-                               "++", "--", NULL };
-  for (int k = 0; ops[k]; k++)
-    if (is(i, ops[k])) return 1;
-  return 0;
+  return i >= 0 && i < ntoks &&
+         (is_assign_kind(toks[i].kind) || toks[i].kind == INC_OP || toks[i].kind == DEC_OP);
 }
 
 /* Does token i end an operand (so a following '*' or '&' is binary)? */

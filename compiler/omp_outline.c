@@ -267,8 +267,6 @@ static int addr_taken(Sym *s)
 
 static int assigned_in(Sym *s, int from, int to)
 {
-  static const char *const ops[] = { "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-                                     "<<=", ">>=", "++", "--" };
   for (int i = from; i <= to && i < ntoks; i++) {
     Token *t = &toks[i];
     if (t->kind == 0 && t->omp_end > i) {      /* a directive: any mention counts */
@@ -279,9 +277,9 @@ static int assigned_in(Sym *s, int from, int to)
     }
     if (t->sym != s || t->is_member) continue;
     if (prev_is(i, "++") || prev_is(i, "--") || prev_is(i, "&")) return 1;
-    if (i + 1 < ntoks && toks[i + 1].text)
-      for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
-        if (!strcmp(toks[i + 1].text, ops[k])) return 1;
+    if (i + 1 < ntoks && (is_assign_kind(toks[i + 1].kind) || toks[i + 1].kind == INC_OP ||
+                          toks[i + 1].kind == DEC_OP))
+      return 1;
   }
   return 0;
 }
@@ -451,12 +449,6 @@ static int is_zero(int i)
          strtod(toks[i].text, NULL) == 0;
 }
 
-static int is_assign_op(int k)
-{
-  return k == '=' || k == ADD_ASSIGN || k == SUB_ASSIGN || k == MUL_ASSIGN || k == DIV_ASSIGN ||
-         k == MOD_ASSIGN || k == LEFT_ASSIGN || k == RIGHT_ASSIGN || k == AND_ASSIGN ||
-         k == XOR_ASSIGN || k == OR_ASSIGN;
-}
 
 /* Whether tokens [a, b] and [c, c + b - a] read the same. */
 static int same_tokens(int a, int b, int c)
@@ -491,7 +483,7 @@ static void lvalue_span(int i, int *a, int *k)
 static int is_write(int a, int k)
 {
   int next = toks[k + 1].kind, prev = toks[a - 1].kind;
-  return is_assign_op(next) || next == INC_OP || next == DEC_OP || prev == INC_OP ||
+  return is_assign_kind(next) || next == INC_OP || next == DEC_OP || prev == INC_OP ||
          prev == DEC_OP || prev == '&';
 }
 
@@ -629,14 +621,11 @@ static int accumulates(const Node *n, const Node *d, const Sym *s, int a, int k)
   } else if (op != ADD_ASSIGN && op != SUB_ASSIGN) {
     return 0;
   }
-  for (int depth = 0; e <= ntoks - 1; e++) {
-    int t = toks[e].kind;
-    if (t == '(' || t == '[' || t == '{') depth++;
-    else if (t == ')' || t == ']' || t == '}') { if (--depth < 0) break; }
-    else if (depth == 0 && (t == ';' || t == ',')) break;
-    else if (toks[e].sym == s && toks[e].is_use && !toks[e].is_member) return 0;
-    else if (t == IDENTIFIER && toks[e].is_use && !toks[e].is_member &&
-             !iteration_value(n, d, toks[e].sym)) return 0;
+  for (int end = expr_end(e); e < end; e++) {
+    const Token *t = &toks[e];
+    if (t->kind == IDENTIFIER && t->is_use && !t->is_member &&
+        (t->sym == s || !iteration_value(n, d, t->sym)))
+      return 0;
   }
   return 1;
 }
@@ -695,7 +684,7 @@ static int adds_partials(const Node *n, const Node *c)
       int k = toks[e].kind;
       if (k == '(' || k == '[' || k == '{') depth++;
       else if (k == ')' || k == ']' || k == '}') depth--;
-      else if (depth == 0 && is_assign_op(k)) {
+      else if (depth == 0 && is_assign_kind(k)) {
         if (op >= 0 || (k != ADD_ASSIGN && k != SUB_ASSIGN)) return 0;
         op = e;
       }
@@ -847,7 +836,7 @@ static void team_values(void)
     for (int i = 1; i < ntoks && !track_lost; i++) {
       Token *t = &toks[i];
       if (t->sys) continue;
-      if (is_assign_op(t->kind) && span_has_team_value(i + 1, expr_end(i + 1))) {
+      if (is_assign_kind(t->kind) && span_has_team_value(i + 1, expr_end(i + 1))) {
         changed |= mark_team(lvalue_base(i - 1));
       } else if (t->kind == RETURN && span_has_team_value(i + 1, expr_end(i + 1))) {
         const Node *f = function_at(i);
