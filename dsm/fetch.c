@@ -17,6 +17,7 @@
 #include "profile.h"
 #include "lrc.h"
 #include "onesided.h"
+#include "page_msg.h"
 #include "net/transport.h"
 
 /* Make a copy the valid one (the bytes are already in the system view). */
@@ -268,21 +269,349 @@ static void fetch_ahead(void *arg)
   pthread_mutex_unlock(&dsm__mu);
 }
 
-static void put_needs(dsm__buf_t *b, const dsm__page_t *p)
+/* ---- a fault's run: asked for, answered, installed ---------------------------------------- */
+
+/* What a fault asks its page's home for, and what comes of it. */
+struct run {
+  uint32_t pg;                  /* the faulting page */
+  unsigned home;
+  int write, will_write;
+  int back;                     /* the run ends at pg (a unit stream walking down) */
+  int cold_run;                 /* a new stream over pages never held (prefetch_window) */
+  uint32_t count, fault_k;      /* pages, and where pg is among them */
+  uint32_t pages[DSM__RUN_MAX]; /* in address order */
+  uint8_t hold[DSM__RUN_MAX];   /* a cold run's pages held back: installed inaccessible */
+  uint8_t take[DSM__RUN_MAX];   /* the reply's copy goes in */
+  dsm__page_ans_t ans[DSM__RUN_MAX];
+  const uint8_t *data[DSM__RUN_MAX];   /* the reply's bytes of each page, or NULL */
+  struct stream *s;             /* the stream the run continues */
+  int shared_wait;              /* other threads may run the protocol until the reply */
+  int fresh_run;                /* pages never held, consecutive: memory can be made ahead */
+  int fresh_ahead;              /* ... and it is, while the request is out */
+  struct ahead ahead;
+};
+
+/* A copy that is here already, opened: readable, or writable at once when
+ * the read will most likely be followed by a write (write_ahead.c). */
+static void open_copy(uint32_t pg)
 {
-  size_t at = b->len;
-  uint32_t n = 0;
-  dsm__buf_u32(b, 0);
-  for (const dsm__need_t *x = p->need; x; x = x->next, n++) {
-    dsm__buf_u32(b, x->proc);
-    dsm__buf_u32(b, x->idx);
+  if (dsm__write_on_read(pg))
+    dsm__prot_flush();
+  else
+    dsm__set_prot(pg, DSM__PROT_READ);
+  DSM__STAT_INC(local_faults);
+}
+
+/* A fault that needs nothing from the page's home: another thread fetches
+ * it, it was fixed meanwhile, it is homed here, or a copy is here already
+ * (a page of a cold run held back, one a home pushed). Called with dsm__mu
+ * held; returns 1, having let it go, when the fault is dealt with. alone:
+ * the gate may be let go (dsm__fetch_page). */
+static int served_here(uint32_t pg, dsm__page_t *p, int alone)
+{
+  if (p->fetching && alone) {
+    /* Another thread's fetch brings it. That thread needs the gate back
+     * to install it, so this one lets go of it meanwhile (and takes it
+     * again without dsm__mu: the gate is the outer lock). Inside a
+     * synchronisation the gate stays, and the page is fetched again
+     * (the other thread's copy is then not installed: judge_answers). */
+    unsigned gate = dsm__gate_drop();
+    while (p->fetching)
+      pthread_cond_wait(&fetched_cv, &dsm__mu);
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__gate_take(gate);
+    return 1;                           /* the access runs again, and faults if need be */
   }
-  if (p->own_last) {
-    dsm__buf_u32(b, dsm__rank);
-    dsm__buf_u32(b, p->own_last);
-    n++;
+  if (p->prot != DSM__PROT_NONE) {      /* fixed meanwhile */
+    pthread_mutex_unlock(&dsm__mu);
+    return 1;
   }
-  memcpy(b->p + at, &n, 4);
+  if (p->home == dsm__rank) {
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__home_wait(pg);
+    return 1;
+  }
+  if (p->pushed == DSM__PUSHED_RUN) {
+    p->pushed = 0;
+    run_page_used(pg);
+    open_copy(pg);
+    DSM__STAT_INC(fetch_held_used);
+    pthread_mutex_unlock(&dsm__mu);
+    return 1;
+  }
+  if (p->pushed || dsm__pushed_take(pg, p)) {
+    if (p->pushed)
+      dsm__pushed_probe_used(p);
+    p->push_idle = 0;
+    open_copy(pg);
+    pthread_mutex_unlock(&dsm__mu);
+    return 1;
+  }
+  return 0;
+}
+
+/* Blocks walked downward: sibling tasks over an array run newest first,
+ * so each one's data lies just below the last one's (sort_task's leaves,
+ * 24 pages each, walked from the top of a quarter down). A cold run cut
+ * short exactly where the newest run of another stream began (the walk
+ * came down to here) reaches down instead, over pages we never held, up
+ * to the window: one request per 64 pages, not one per block. Cut short
+ * by anything else (the stencil's halo row, against our own part of the
+ * grid at the start of a sweep), it does not: the pages below are a
+ * neighbour's, and were fetched for nothing (62 per stencil run). */
+static void reach_below(struct run *u, uint32_t max)
+{
+  uint32_t below = 0;
+  while (u->count + below < max && u->count + below < DSM__RUN_MAX) {
+    int64_t q = rides_at(u->pg, -1 - (int64_t)below, u->home);
+    if (q < 0 || !never_held(dsm__page((uint32_t)q)))
+      break;
+    below++;
+  }
+  if (!below)
+    return;
+  memmove(u->pages + below, u->pages, u->count * sizeof *u->pages);
+  for (uint32_t k = 0; k < below; k++)
+    u->pages[k] = u->pg - below + k;
+  u->count += below;
+  u->fault_k = below;
+  DSM__STAT_ADD(fetch_below, below);
+}
+
+/* The run: the page, then further pages of the stream (the same segment
+ * and home, out of date here too). */
+static void plan_run(struct run *u, dsm__page_t *p)
+{
+  struct stream *s = u->s = prefetch_window(u->pg, never_held(p), &u->back);
+  /* A new stream with more than a page: a cold run (prefetch_window). */
+  u->cold_run = !u->back && s->stride == 1 && s->window > 1 && s->next == u->pg &&
+                s->lo == u->pg && never_held(p);
+  uint32_t max = s->window;
+  int64_t step = u->back ? -1 : s->stride;
+  u->pages[0] = u->pg;
+  u->count = 1;
+  while (u->count < max && u->count < DSM__RUN_MAX) {
+    int64_t q = rides_at(u->pg, step * (int64_t)u->count, u->home);
+    if (q < 0)
+      break;
+    u->pages[u->count++] = (uint32_t)q;
+  }
+  if (u->back)      /* the run ends at the faulting page: ask in address order */
+    for (uint32_t k = 0; k < u->count / 2; k++) {
+      uint32_t t = u->pages[k];
+      u->pages[k] = u->pages[u->count - 1 - k];
+      u->pages[u->count - 1 - k] = t;
+    }
+  u->fault_k = u->back ? u->count - 1 : 0;
+  if (u->cold_run && u->count < max && run_began_at(u->pg + u->count))
+    reach_below(u, max);
+}
+
+/* The request (page_msg.h), and what the run's pages and the stream say
+ * before the wait. */
+static void make_request(struct run *u, dsm__buf_t *req)
+{
+  /* A read that will most likely be followed by a write asks as a write
+   * does: the home may then give the page with its data (first_touch.c). */
+  u->will_write = u->write || dsm__read_will_write(u->pg);
+  dsm__page_req_begin(req, dsm__epoch, u->count, u->will_write, u->back, u->fault_k);
+  for (uint32_t k = 0; k < u->count; k++) {
+    const dsm__page_t *q = dsm__page(u->pages[k]);
+    dsm__page_req_page(req, u->pages[k], q->need, dsm__rank, q->own_last);
+  }
+  stream_fetched(u->pages[0], u->count);
+  /* Which pages of a cold run are held back (above); said before the wait,
+   * as another thread may move the streams meanwhile. */
+  memset(u->hold, 0, sizeof u->hold);
+  u->s->held = u->cold_run ? cold_run_begin(u->pages[0], u->count, u->fault_k, u->hold) : 0;
+  u->s->used = 0;
+  DSM__DEBUG("fetch %u pages from %u (stride %d) from rank %u", u->count, u->pages[0],
+             (int)(u->back ? 1 : u->s->stride), u->home);
+  /* Several threads: the others may run the protocol until the reply (not
+   * with one-sided reads, which have one landing area). Meanwhile an
+   * acquire may add a need to a page of the run, or a pushed or carried
+   * copy make it valid; the reply's copy of such a page is not installed. */
+  if (u->shared_wait)
+    for (uint32_t k = 0; k < u->count; k++)
+      dsm__page(u->pages[k])->fetching = 1;
+  u->ahead = (struct ahead){ u->pages[0], u->count, u->s->held * 2 > u->count, 0 };
+  u->fresh_run = !dsm__os_on();
+  for (uint32_t k = 0; u->fresh_run && k < u->count; k++)
+    u->fresh_run = !dsm__page(u->pages[k])->pv && u->pages[k] == u->pages[0] + k;
+  u->fresh_ahead = u->fresh_run && !ahead_empty[!!u->write];
+}
+
+/* Send the request and wait for the reply, without dsm__mu (and, when the
+ * other threads may run meanwhile, without the gate). */
+static void exchange(struct run *u, const dsm__buf_t *req, dsm__call_t *call)
+{
+  *call = (dsm__call_t){ u->home, DSM__MSG_PAGE, req->p, req->len, NULL, 0 };
+  pthread_mutex_unlock(&dsm__mu);
+  unsigned gate = u->shared_wait ? dsm__gate_drop() : 0;
+  if (u->fresh_ahead)
+    dsm__tp_call_overlap(u->home, DSM__MSG_PAGE, req->p, req->len, &call->reply,
+                         &call->reply_len, fetch_ahead, &u->ahead);
+  else
+    dsm__os_fetch(call, 1);
+  dsm__gate_take(gate);
+  pthread_mutex_lock(&dsm__mu);
+  if (!dsm__page_reply_read(u->ans, call->reply, call->reply_len, u->count, u->fault_k, u->home,
+                            dsm__nprocs))
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", u->home);
+  for (uint32_t k = 0; k < u->count; k++)
+    u->data[k] = u->ans[k].data;
+}
+
+/* The memory made ahead for pages that get no bytes (given to us empty,
+ * skipped, moved on) goes back to being a hole; nothing here wrote them,
+ * and they are inaccessible until the flush in install. (Before a gift is
+ * taken: it finds the hole and has nothing to clear.) Never held here,
+ * they cannot have become valid meanwhile (no push or carried diff comes
+ * for a page we never fetched, and another thread's fetch of one waits
+ * for ours); a page that did keeps its bytes all the same. */
+static void unreserve_empties(struct run *u)
+{
+  uint32_t empties = 0;
+  for (uint32_t k = 0; k < u->count;) {
+    uint32_t e = k;
+    while (e < u->count && (u->ans[e].kind == DSM__PAGE_GIVEN || u->ans[e].kind == DSM__PAGE_SKIPPED ||
+                            u->ans[e].kind == DSM__PAGE_MOVED) && !dsm__page(u->pages[e])->valid)
+      e++;
+    empties += e - k;
+    if (e > k && u->fresh_ahead) {
+      dsm__pages_unreserve(u->pages[k], e - k);
+      DSM__STAT_ADD(fetch_ahead_unused, e - k);
+    }
+    k = e + 1;
+  }
+  if (u->fresh_run)
+    ahead_empty[!!u->write] = empties * 2 > u->count;
+}
+
+/* Pages given with their data go in through the file, as fresh copies do
+ * (install), and are not mapped ahead: they are writable at once. They
+ * are ours whatever happened meanwhile, and nobody else can have written
+ * them. */
+static void write_gifts(struct run *u)
+{
+  for (uint32_t k = 0; k < u->count;) {
+    uint32_t e = k + 1;
+    if (u->ans[k].kind == DSM__PAGE_GIVEN_DATA) {
+      while (e < u->count && u->ans[e].kind == DSM__PAGE_GIVEN_DATA &&
+             u->pages[e] == u->pages[e - 1] + 1)
+        e++;
+      dsm__pages_write_fresh(u->pages[k], e - k, u->data + k);
+    }
+    k = e;
+  }
+}
+
+/* Which copies go in (take): with several threads, another may have made
+ * a page valid, or an acquire added a need to it, meanwhile. A page given
+ * to us is ours whatever happened meanwhile (its old home has let go of
+ * it); one that moved on is asked of its new home when it faults again. */
+static void judge_answers(struct run *u)
+{
+  for (uint32_t k = 0; k < u->count; k++) {
+    uint32_t pg = u->pages[k], kind = u->ans[k].kind;
+    dsm__page_t *q = dsm__page(pg);
+    if (u->shared_wait)
+      q->fetching = 0;
+    u->take[k] = 0;
+    if (kind == DSM__PAGE_GIVEN || kind == DSM__PAGE_GIVEN_DATA) {
+      dsm__pushed_drop(pg);
+      dsm__first_touch_take(pg, q, u->ans[k].word, kind == DSM__PAGE_GIVEN_DATA);
+      if (!u->write && u->will_write && kind == DSM__PAGE_GIVEN_DATA)
+        DSM__STAT_INC(homes_received_reading);
+      continue;
+    }
+    if (kind == DSM__PAGE_SKIPPED)
+      continue;                   /* still out of date: a touch asks again */
+    if (kind == DSM__PAGE_MOVED) {
+      /* Unless another thread's answer moved it already. Named as ours:
+       * the gift is in another thread's answer, which will say so. */
+      if (q->home == u->home && u->ans[k].word != dsm__rank)
+        q->home = (uint16_t)u->ans[k].word;
+      continue;
+    }
+    uint32_t pv[DSM__MAX_PROCS];
+    memcpy(pv, u->ans[k].pv, dsm__nprocs * 4);
+    if (u->shared_wait &&
+        (q->valid || q->prot != DSM__PROT_NONE || !dsm__need_met(q, pv))) {
+      DSM__STAT_INC(fetches_overtaken);
+      continue;
+    }
+    /* Only this thread adds needs, so what we asked for still stands. */
+    if (!dsm__need_met(q, pv))
+      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
+                 "must hold", u->home, pg);
+    u->take[k] = 1;
+  }
+  /* A page of a cold run that is not installed (given to us, skipped,
+   * moved on, or overtaken) is not held back either: counted as held, it
+   * would make the run look untouched and end its stream. */
+  for (uint32_t k = 0; k < u->count; k++)
+    if (u->hold[k] && !u->take[k]) {
+      u->hold[k] = 0;
+      if (u->s->held) u->s->held--;
+      if (last_run.lo == u->pages[0] && last_run.held) last_run.held--;
+    }
+}
+
+/* One copy from the home goes in: valid, and readable, writable at once
+ * (write_ahead.c) or held back (a cold run's). fresh: its bytes are in
+ * already (install). */
+static void install_copy(struct run *u, uint32_t k, int fresh)
+{
+  uint32_t pg = u->pages[k];
+  dsm__page_t *q = dsm__page(pg);
+  uint32_t pv[DSM__MAX_PROCS];
+  memcpy(pv, u->ans[k].pv, dsm__nprocs * 4);
+  if (!fresh) {
+    if (u->data[k])
+      memcpy(dsm__page_sys(pg), u->data[k], DSM__PAGE);
+    else
+      memset(dsm__page_sys(pg), 0, DSM__PAGE);   /* our copy may hold an older life's bytes */
+  }
+  dsm__prof_in(pg, u->data[k] ? DSM__PAGE : 4, DSM__PROF_FETCHED);
+  dsm__copy_now_valid(pg, q, pv);
+  q->pushed = 0;
+  q->push_idle = 0;
+  dsm__pushed_drop(pg);
+  if (u->hold[k]) {
+    q->pushed = DSM__PUSHED_RUN;     /* inaccessible until touched */
+    DSM__STAT_INC(fetch_held);
+  } else if (!dsm__write_on_read(pg)) {
+    dsm__prot_queue(pg, DSM__PROT_READ);
+  }
+}
+
+/* The copies judged to go in. A run of pages we never held lands in
+ * memory the kernel has not given us yet (region.c, fresh memory): written
+ * through the file, and mapped in the application view when most of it is
+ * held (fetch_ahead). Only a run of consecutive pages (in address order,
+ * so consecutive in the file too): the stream's stride is not to be
+ * trusted here, since with several threads another may have moved the
+ * stream while this one waited (a strided run written as a contiguous one
+ * overwrote the pages between its own). */
+static void install(struct run *u)
+{
+  int fresh = 1;
+  for (uint32_t k = 0; fresh && k < u->count; k++)
+    fresh = u->take[k] && !dsm__page(u->pages[k])->pv && u->pages[k] == u->pages[0] + k;
+  if (fresh) {
+    dsm__pages_write_fresh(u->pages[0], u->count, u->data);
+    if (u->ahead.map && !u->ahead.premapped)
+      dsm__pages_premap(u->pages[0], u->count);
+  }
+  uint32_t installed = 0;
+  for (uint32_t k = 0; k < u->count; k++)
+    if (u->take[k]) {
+      install_copy(u, k, fresh);
+      installed++;
+    }
+  dsm__prot_flush();
+  DSM__STAT_ADD(pages_fetched, installed);
 }
 
 void dsm__fetch_page(uint32_t pg, int write)
@@ -292,320 +621,20 @@ void dsm__fetch_page(uint32_t pg, int write)
   int alone = dsm__threads > 1 && dsm__gate_depth() == 1;
   pthread_mutex_lock(&dsm__mu);
   dsm__page_t *p = dsm__page(pg);
-  if (p->fetching && alone) {
-    /* Another thread's fetch brings it. That thread needs the gate back
-     * to install it, so this one lets go of it meanwhile (and takes it
-     * again without dsm__mu: the gate is the outer lock). Inside a
-     * synchronisation the gate stays, and the page is fetched again
-     * (the other thread's copy is then not installed, below). */
-    unsigned gate = dsm__gate_drop();
-    while (p->fetching)
-      pthread_cond_wait(&fetched_cv, &dsm__mu);
-    pthread_mutex_unlock(&dsm__mu);
-    dsm__gate_take(gate);
-    return;                             /* the access runs again, and faults if need be */
-  }
-  if (p->prot != DSM__PROT_NONE) {      /* fixed meanwhile */
-    pthread_mutex_unlock(&dsm__mu);
+  if (served_here(pg, p, alone))
     return;
-  }
-  if (p->home == dsm__rank) {
-    pthread_mutex_unlock(&dsm__mu);
-    dsm__home_wait(pg);
-    return;
-  }
-  if (p->pushed == DSM__PUSHED_RUN) {
-    p->pushed = 0;
-    run_page_used(pg);
-    if (dsm__write_on_read(pg))
-      dsm__prot_flush();
-    else
-      dsm__set_prot(pg, DSM__PROT_READ);
-    DSM__STAT_INC(local_faults);
-    DSM__STAT_INC(fetch_held_used);
-    pthread_mutex_unlock(&dsm__mu);
-    return;
-  }
-  if (p->pushed || dsm__pushed_take(pg, p)) {
-    if (p->pushed)
-      dsm__pushed_probe_used(p);
-    p->push_idle = 0;
-    if (dsm__write_on_read(pg))
-      dsm__prot_flush();
-    else
-      dsm__set_prot(pg, DSM__PROT_READ);
-    DSM__STAT_INC(local_faults);
-    pthread_mutex_unlock(&dsm__mu);
-    return;
-  }
-  unsigned home = p->home;
-  /* The request: the page, then further pages of the stream (the same
-   * segment and home, out of date here too). */
-  int back;
-  struct stream *s = prefetch_window(pg, never_held(p), &back);
-  /* A new stream with more than a page: a cold run (prefetch_window). */
-  int cold_run = !back && s->stride == 1 && s->window > 1 && s->next == pg && s->lo == pg &&
-                 never_held(p);
-  uint32_t max = s->window, count = 1;
-  int64_t step = back ? -1 : s->stride;
-  uint32_t pages[DSM__RUN_MAX];
-  pages[0] = pg;
-  while (count < max && count < DSM__RUN_MAX) {
-    int64_t q = rides_at(pg, step * (int64_t)count, home);
-    if (q < 0)
-      break;
-    pages[count++] = (uint32_t)q;
-  }
-  if (back)      /* the run ends at the faulting page: ask in address order */
-    for (uint32_t k = 0; k < count / 2; k++) {
-      uint32_t t = pages[k];
-      pages[k] = pages[count - 1 - k];
-      pages[count - 1 - k] = t;
-    }
-  uint32_t fault_k = back ? count - 1 : 0;     /* where pg is in the run */
-  /* Blocks walked downward: sibling tasks over an array run newest first,
-   * so each one's data lies just below the last one's (sort_task's leaves,
-   * 24 pages each, walked from the top of a quarter down). A cold run cut
-   * short exactly where the newest run of another stream began (the walk
-   * came down to here) reaches down instead, over pages we never held, up
-   * to the window: one request per 64 pages, not one per block. Cut short
-   * by anything else (the stencil's halo row, against our own part of the
-   * grid at the start of a sweep), it does not: the pages below are a
-   * neighbour's, and were fetched for nothing (62 per stencil run). */
-  if (cold_run && count < max && run_began_at(pg + count)) {
-    uint32_t below = 0;
-    while (count + below < max && count + below < DSM__RUN_MAX) {
-      int64_t q = rides_at(pg, -1 - (int64_t)below, home);
-      if (q < 0 || !never_held(dsm__page((uint32_t)q)))
-        break;
-      below++;
-    }
-    if (below) {
-      memmove(pages + below, pages, count * sizeof *pages);
-      for (uint32_t k = 0; k < below; k++)
-        pages[k] = pg - below + k;
-      count += below;
-      fault_k = below;
-      DSM__STAT_ADD(fetch_below, below);
-    }
-  }
+  struct run u = { .pg = pg, .home = p->home, .write = write };
+  u.shared_wait = alone && !dsm__os_on();
+  plan_run(&u, p);
   dsm__buf_t req = { 0 };
-  dsm__buf_u32(&req, dsm__epoch);
-  /* A read that will most likely be followed by a write asks as a write
-   * does: the home may then give the page with its data (first_touch.c). */
-  int will_write = write || dsm__read_will_write(pg);
-  dsm__buf_u32(&req, count | (will_write ? DSM__PAGE_REQ_WRITE : 0) | (back ? DSM__PAGE_REQ_BACK : 0) |
-                         (fault_k && !back ? DSM__PAGE_REQ_MID : 0));
-  if (fault_k && !back)
-    dsm__buf_u32(&req, fault_k);
-  for (uint32_t k = 0; k < count; k++) {
-    dsm__buf_u32(&req, pages[k]);
-    put_needs(&req, dsm__page(pages[k]));
-  }
-  stream_fetched(pages[0], count);
-  /* Which pages of a cold run are held back (above); said before the wait,
-   * as another thread may move the streams meanwhile. */
-  uint8_t hold[DSM__RUN_MAX] = { 0 };
-  s->held = cold_run ? cold_run_begin(pages[0], count, fault_k, hold) : 0;
-  s->used = 0;
-  DSM__DEBUG("fetch %u pages from %u (stride %d) from rank %u", count, pages[0],
-             (int)(back ? 1 : s->stride), home);
-  /* Several threads: the others may run the protocol until the reply (not
-   * with one-sided reads, which have one landing area). Meanwhile an
-   * acquire may add a need to a page of the run, or a pushed or carried
-   * copy make it valid; the reply's copy of such a page is not installed. */
-  int shared_wait = alone && !dsm__os_on();
-  if (shared_wait)
-    for (uint32_t k = 0; k < count; k++)
-      dsm__page(pages[k])->fetching = 1;
-  struct ahead ahead = { pages[0], count, s->held * 2 > count, 0 };
-  int fresh_run = !dsm__os_on();
-  for (uint32_t k = 0; fresh_run && k < count; k++)
-    fresh_run = !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
-  int fresh_ahead = fresh_run && !ahead_empty[!!write];
-  pthread_mutex_unlock(&dsm__mu);
-
-  dsm__call_t call = { home, DSM__MSG_PAGE, req.p, req.len, NULL, 0 };
-  unsigned gate = shared_wait ? dsm__gate_drop() : 0;
-  if (fresh_ahead)
-    dsm__tp_call_overlap(home, DSM__MSG_PAGE, req.p, req.len, &call.reply, &call.reply_len,
-                         fetch_ahead, &ahead);
-  else
-    dsm__os_fetch(&call, 1);
-  dsm__gate_take(gate);
-
-  pthread_mutex_lock(&dsm__mu);
-  /* The reply: per page, its version vector, its kind and, unless it is a
-   * page of zeros, its bytes (home.c); a page given to us at this first
-   * touch, or one whose home moved on, has no bytes (first_touch.c). */
-  const uint8_t *data[DSM__RUN_MAX];
-  const uint8_t *pvs[DSM__RUN_MAX];
-  uint32_t kinds[DSM__RUN_MAX], word[DSM__RUN_MAX];
-  size_t at = 0, pvlen = dsm__nprocs * 4;
-  const uint8_t *rep = call.reply;
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t kind = UINT32_MAX;
-    if (call.reply_len - at >= pvlen + 4) {
-      pvs[k] = rep + at;
-      memcpy(&kind, rep + at + pvlen, 4);
-      at += pvlen + 4;
-    }
-    kinds[k] = kind;
-    data[k] = NULL;
-    if (kind == DSM__PAGE_FULL && call.reply_len - at >= DSM__PAGE) {
-      data[k] = rep + at;
-      at += DSM__PAGE;
-    } else if ((kind == DSM__PAGE_MOVED || kind == DSM__PAGE_GIVEN ||
-                (kind == DSM__PAGE_GIVEN_DATA && call.reply_len - at >= 4 + DSM__PAGE)) &&
-               call.reply_len - at >= 4) {
-      /* The new home, or the gift's generation (and the page's bytes). */
-      memcpy(&word[k], rep + at, 4);
-      at += 4;
-      if (kind == DSM__PAGE_MOVED ? word[k] >= dsm__nprocs || word[k] == home
-                                  : word[k] == 0 || word[k] > UINT16_MAX)
-        dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
-      if (kind == DSM__PAGE_GIVEN_DATA) {
-        data[k] = rep + at;
-        at += DSM__PAGE;
-      }
-    } else if (kind != DSM__PAGE_ZERO && (kind != DSM__PAGE_SKIPPED || pages[k] == pg)) {
-      dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
-    }
-  }
-  if (at != call.reply_len)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE reply from rank %u", home);
-  /* The memory made ahead for pages that get no bytes (given to us empty,
-   * skipped, moved on) goes back to being a hole; nothing here wrote them,
-   * and they are inaccessible until the flush below. (Before a gift is
-   * taken: it finds the hole and has nothing to clear.) Never held here,
-   * they cannot have become valid meanwhile (no push or carried diff comes
-   * for a page we never fetched, and another thread's fetch of one waits
-   * for ours); a page that did keeps its bytes all the same. */
-  uint32_t empties = 0;
-  for (uint32_t k = 0; k < count;) {
-    uint32_t e = k;
-    while (e < count && (kinds[e] == DSM__PAGE_GIVEN || kinds[e] == DSM__PAGE_SKIPPED ||
-                         kinds[e] == DSM__PAGE_MOVED) && !dsm__page(pages[e])->valid)
-      e++;
-    empties += e - k;
-    if (e > k && fresh_ahead) {
-      dsm__pages_unreserve(pages[k], e - k);
-      DSM__STAT_ADD(fetch_ahead_unused, e - k);
-    }
-    k = e + 1;
-  }
-  if (fresh_run)
-    ahead_empty[!!write] = empties * 2 > count;
-  /* Which copies go in: with several threads, another may have made a
-   * page valid, or an acquire added a need to it, meanwhile. A page given
-   * to us is ours whatever happened meanwhile (its old home has let go of
-   * it); one that moved on is asked of its new home when it faults again. */
-  /* Pages given with their data go in through the file, as fresh copies do
-   * (below), and are not mapped ahead: they are writable at once. They are
-   * ours whatever happened meanwhile, and nobody else can have written
-   * them. */
-  for (uint32_t k = 0; k < count;) {
-    uint32_t e = k + 1;
-    if (kinds[k] == DSM__PAGE_GIVEN_DATA) {
-      while (e < count && kinds[e] == DSM__PAGE_GIVEN_DATA && pages[e] == pages[e - 1] + 1)
-        e++;
-      dsm__pages_write_fresh(pages[k], e - k, data + k);
-    }
-    k = e;
-  }
-  uint8_t take[DSM__RUN_MAX];
-  for (uint32_t k = 0; k < count; k++) {
-    dsm__page_t *q = dsm__page(pages[k]);
-    if (shared_wait)
-      q->fetching = 0;
-    take[k] = 0;
-    if (kinds[k] == DSM__PAGE_GIVEN || kinds[k] == DSM__PAGE_GIVEN_DATA) {
-      dsm__pushed_drop(pages[k]);
-      dsm__first_touch_take(pages[k], q, word[k], kinds[k] == DSM__PAGE_GIVEN_DATA);
-      if (!write && will_write && kinds[k] == DSM__PAGE_GIVEN_DATA)
-        DSM__STAT_INC(homes_received_reading);
-      continue;
-    }
-    if (kinds[k] == DSM__PAGE_SKIPPED)
-      continue;                   /* still out of date: a touch asks again */
-    if (kinds[k] == DSM__PAGE_MOVED) {
-      /* Unless another thread's answer moved it already. Named as ours:
-       * the gift is in another thread's answer, which will say so. */
-      if (q->home == home && word[k] != dsm__rank)
-        q->home = (uint16_t)word[k];
-      continue;
-    }
-    uint32_t pv[DSM__MAX_PROCS];
-    memcpy(pv, pvs[k], pvlen);
-    take[k] = 1;
-    if (shared_wait) {
-      if (q->valid || q->prot != DSM__PROT_NONE || !dsm__need_met(q, pv)) {
-        DSM__STAT_INC(fetches_overtaken);
-        take[k] = 0;
-        continue;
-      }
-    }
-    /* Only this thread adds needs, so what we asked for still stands. */
-    if (!dsm__need_met(q, pv))
-      dsm__fatal(DSM__EXIT_FATAL, "internal error: rank %u sent page %u without a write it "
-                 "must hold", home, pages[k]);
-  }
-  /* A page of a cold run that is not installed (given to us, skipped,
-   * moved on, or overtaken) is not held back either: counted as held, it
-   * would make the run look untouched and end its stream. */
-  for (uint32_t k = 0; k < count; k++)
-    if (hold[k] && !take[k]) {
-      hold[k] = 0;
-      if (s->held) s->held--;
-      if (last_run.lo == pages[0] && last_run.held) last_run.held--;
-    }
-  /* A run of pages we never held lands in memory the kernel has not given
-   * us yet (region.c, fresh memory): written through the file, and mapped
-   * in the application view when most of it is held (above). Only a run of
-   * consecutive pages (in address order, so consecutive in the file too):
-   * the stream's stride is not to be trusted here, since with several
-   * threads another may have moved the stream while this one waited (a
-   * strided run written as a contiguous one overwrote the pages between its
-   * own). */
-  int fresh = 1;
-  for (uint32_t k = 0; fresh && k < count; k++)
-    fresh = take[k] && !dsm__page(pages[k])->pv && pages[k] == pages[0] + k;
-  if (fresh) {
-    dsm__pages_write_fresh(pages[0], count, data);
-    if (ahead.map && !ahead.premapped)
-      dsm__pages_premap(pages[0], count);
-  }
-  uint32_t installed = 0;
-  for (uint32_t k = 0; k < count; k++) {
-    if (!take[k])
-      continue;
-    pg = pages[k];
-    dsm__page_t *q = dsm__page(pg);
-    uint32_t pv[DSM__MAX_PROCS];
-    memcpy(pv, pvs[k], pvlen);
-    if (!fresh) {
-      if (data[k])
-        memcpy(dsm__page_sys(pg), data[k], DSM__PAGE);
-      else
-        memset(dsm__page_sys(pg), 0, DSM__PAGE);   /* our copy may hold an older life's bytes */
-    }
-    dsm__prof_in(pg, data[k] ? DSM__PAGE : 4, DSM__PROF_FETCHED);
-    dsm__copy_now_valid(pg, q, pv);
-    q->pushed = 0;
-    q->push_idle = 0;
-    dsm__pushed_drop(pg);
-    if (hold[k]) {
-      q->pushed = DSM__PUSHED_RUN;     /* inaccessible until touched */
-      DSM__STAT_INC(fetch_held);
-    } else if (!dsm__write_on_read(pg)) {
-      dsm__prot_queue(pg, DSM__PROT_READ);
-    }
-    installed++;
-  }
-  dsm__prot_flush();
-  DSM__STAT_ADD(pages_fetched, installed);
-
-  if (shared_wait)
+  make_request(&u, &req);
+  dsm__call_t call;
+  exchange(&u, &req, &call);
+  unreserve_empties(&u);
+  write_gifts(&u);
+  judge_answers(&u);
+  install(&u);
+  if (u.shared_wait)
     pthread_cond_broadcast(&fetched_cv);
   pthread_mutex_unlock(&dsm__mu);
   free(call.reply);

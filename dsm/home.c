@@ -41,6 +41,7 @@
 #include "profile.h"
 #include "lrc.h"
 #include "onesided.h"
+#include "page_msg.h"
 #include "net/transport.h"
 
 struct dsm__homeinfo {
@@ -114,115 +115,104 @@ static int serve(uint32_t pg, dsm__page_t *p, unsigned reader)
 }
 
 
-/* PAGE request: epoch, count (| DSM__PAGE_REQ_WRITE, | DSM__PAGE_REQ_BACK,
- * | DSM__PAGE_REQ_MID), with MID the faulting page's index in the run, then
- * per page: pg, nneed, (proc, idx)[nneed]. Returns 1 when answered, 0
- * when it must wait (diffs or epoch). */
-static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, size_t len)
+/* How a home answers each page of a PAGE request. */
+enum { SERVE, MAYBE_GIVE, GIVE, MOVED, SKIP, GIVE_DATA, GIVEN_DATA };
+
+struct answer {
+  dsm__page_req_t q;
+  unsigned origin;
+  uint8_t what[DSM__RUN_MAX];
+  uint32_t word[DSM__RUN_MAX];     /* MOVED: the new home; GIVE, GIVEN_DATA: the gift's generation */
+  uint32_t was_excl[DSM__RUN_MAX]; /* pages that stopped being exclusive (serve) */
+  uint32_t nexcl;
+  int gifts;                       /* some page may go to the asker */
+};
+
+/* Does the run give pages with their data (first_touch.c, "with its
+ * data")? The faulting page decides, from its state now; the passes
+ * below ask again of every page. */
+static int data_run_of(const dsm__page_req_t *q)
 {
-  dsm__rd_t r = dsm__rd(data, len);
-  uint32_t epoch = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
-  int write = !!(count & DSM__PAGE_REQ_WRITE);
-  int back = !!(count & DSM__PAGE_REQ_BACK), mid = !!(count & DSM__PAGE_REQ_MID);
-  count &= ~DSM__PAGE_REQ_FLAGS;
-  uint32_t fault_k = back ? count - 1 : 0;     /* the page the asker touched */
-  if (mid)
-    fault_k = dsm__rd_u32(&r);
-  if (r.bad || count == 0 || count > DSM__RUN_MAX || fault_k >= count || (mid && back))
-    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
-  /* Does the run give pages of data (first_touch.c, "with its data")? The
-   * faulting page decides, from its state now; the loops below ask again
-   * of every page, the first pass to wait for the asker's epoch. */
-  int data_run = 0;
-  if (write) {
-    dsm__rd_t f = r;
-    for (uint32_t k = 0; k <= fault_k && !f.bad; k++) {
-      uint32_t pg = dsm__rd_u32(&f), nneed = dsm__rd_u32(&f);
-      if (f.bad || pg >= dsm__npages || nneed > dsm__nprocs)
-        break;                   /* the first pass says it is malformed */
-      f.off += (size_t)nneed * 8;
-      if (k == fault_k) {
-        dsm__page_t *p = dsm__page(pg);
-        data_run = !dsm__first_touch_candidate(pg, p, write) &&
-                   dsm__first_touch_data_candidate(pg, p);
-      }
-    }
-  }
-  /* First pass: can every page be answered now? */
-  dsm__rd_t scan = r;
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = dsm__rd_u32(&scan), nneed = dsm__rd_u32(&scan);
-    if (scan.bad || pg >= dsm__npages || nneed > dsm__nprocs)
-      dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
+  if (!q->write)
+    return 0;
+  uint32_t pg = q->pages[q->fault_k];
+  dsm__page_t *p = dsm__page(pg);
+  return !dsm__first_touch_candidate(pg, p, q->write) && dsm__first_touch_data_candidate(pg, p);
+}
+
+/* Can every page be answered now? Not while a diff it needs is on its
+ * way, or while the asker is in an epoch we have not reached. */
+static int must_wait(const dsm__page_req_t *q, int data_run)
+{
+  for (uint32_t k = 0; k < q->count; k++) {
+    uint32_t pg = q->pages[k];
     dsm__page_t *p = dsm__page(pg);
     /* Homed elsewhere: it moves here at a collective we have not seen yet
      * (wait for it), or it left with a first touch and the answer says
      * where it went (MOVED). */
-    if (p->home != dsm__rank && epoch > dsm__epoch)
-      return 0;
+    if (p->home != dsm__rank && q->epoch > dsm__epoch)
+      return 1;
     /* A page given away now would be named in the departure we have not
      * applied yet (as ours) and in the asker's next arrival: wait until we
      * are in the asker's epoch, and give it then. */
-    if (epoch > dsm__epoch && (dsm__first_touch_candidate(pg, p, write) ||
-                               (data_run && dsm__first_touch_data_candidate(pg, p))))
-      return 0;
-    for (uint32_t n = 0; n < nneed; n++) {
-      uint32_t q = dsm__rd_u32(&scan), idx = dsm__rd_u32(&scan);
-      if (scan.bad || q >= dsm__nprocs)
-        dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
-      if (p->home == dsm__rank && (!p->pv || p->pv[q] < idx))
-        return 0;      /* q's diff is still on its way */
-    }
+    if (q->epoch > dsm__epoch && (dsm__first_touch_candidate(pg, p, q->write) ||
+                                  (data_run && dsm__first_touch_data_candidate(pg, p))))
+      return 1;
+    if (p->home == dsm__rank && !dsm__page_req_met(q, k, p->pv))
+      return 1;      /* a diff is still on its way */
   }
-  if (scan.off != scan.len)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
-  /* Every page is write-protected before any is copied: one mprotect for
-   * the run of a prefetch instead of one per page (each is a TLB flush,
-   * tens of microseconds on a paravirtualised guest). A page that may go
-   * to the asker (first_touch.c) is made inaccessible instead, and given
-   * only if it still holds nothing once it is. */
-  enum { SERVE, MAYBE_GIVE, GIVE, MOVED, SKIP, GIVE_DATA, GIVEN_DATA };
-  uint8_t what[DSM__RUN_MAX];
-  uint32_t was_excl[DSM__RUN_MAX], nexcl = 0, word[DSM__RUN_MAX], pgs[DSM__RUN_MAX];
-  int gifts = 0;
-  dsm__rd_t pages = r;
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t nneed;
-    pgs[k] = dsm__rd_u32(&pages);
-    nneed = dsm__rd_u32(&pages);
-    pages.off += (size_t)nneed * 8;
-  }
-  /* A run of consecutive pages that reaches from the faulting page's array
-   * into the next large one stops at the boundary (dsm__alloc_splits_run):
-   * the pages past it are skipped, and asked for again if touched. */
-  uint32_t keep_lo = 0, keep_hi = count;
-  for (uint32_t k = 1; k < count; k++)
-    if (pgs[k] == pgs[k - 1] + 1 && dsm__alloc_splits_run(pgs[k])) {
-      if (k > fault_k && keep_hi == count)
-        keep_hi = k;
-      else if (k <= fault_k)
-        keep_lo = k;
+  return 0;
+}
+
+/* A run of consecutive pages that reaches from the faulting page's array
+ * into the next large one stops at the boundary (dsm__alloc_splits_run):
+ * the pages outside [*lo, *hi) are skipped, and asked for again if
+ * touched. */
+static void cut_run(const dsm__page_req_t *q, uint32_t *lo, uint32_t *hi)
+{
+  *lo = 0;
+  *hi = q->count;
+  for (uint32_t k = 1; k < q->count; k++)
+    if (q->pages[k] == q->pages[k - 1] + 1 && dsm__alloc_splits_run(q->pages[k])) {
+      if (k > q->fault_k && *hi == q->count)
+        *hi = k;
+      else if (k <= q->fault_k)
+        *lo = k;
     }
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = pgs[k];
+}
+
+/* What each page gets. Every page is write-protected before any is
+ * copied: one mprotect for the run of a prefetch instead of one per page
+ * (each is a TLB flush, tens of microseconds on a paravirtualised guest).
+ * A page that may go to the asker (first_touch.c) is made inaccessible
+ * instead, and given only if it still holds nothing once it is. */
+static void choose(struct answer *a, int data_run)
+{
+  const dsm__page_req_t *q = &a->q;
+  uint32_t keep_lo, keep_hi;
+  cut_run(q, &keep_lo, &keep_hi);
+  for (uint32_t k = 0; k < q->count; k++) {
+    uint32_t pg = q->pages[k];
     dsm__page_t *p = dsm__page(pg);
+    int may_give = 0;
     if (k < keep_lo || k >= keep_hi) {
-      what[k] = SKIP;
+      a->what[k] = SKIP;
       DSM__STAT_INC(run_cut);
     } else if (p->home != dsm__rank) {
-      what[k] = MOVED;
-    } else if (dsm__first_touch_candidate(pg, p, write)) {
-      what[k] = MAYBE_GIVE;
-      gifts = 1;
-      if (p->prot != DSM__PROT_NONE)
-        dsm__prot_queue(pg, DSM__PROT_NONE);
+      a->what[k] = MOVED;
+    } else if (dsm__first_touch_candidate(pg, p, q->write)) {
+      a->what[k] = MAYBE_GIVE;
+      may_give = 1;
     } else if (data_run && dsm__first_touch_data_candidate(pg, p)) {
-      what[k] = GIVE_DATA;
-      gifts = 1;
+      a->what[k] = GIVE_DATA;
+      may_give = 1;
+    } else {
+      a->what[k] = SERVE;
+    }
+    if (may_give) {
+      a->gifts = 1;
       if (p->prot != DSM__PROT_NONE)
         dsm__prot_queue(pg, DSM__PROT_NONE);
-    } else {
-      what[k] = SERVE;
     }
   }
   /* A run that gives the asker pages is the asker taking up memory of its
@@ -233,97 +223,90 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
    * asker never reads (1,456 such pages in Sweep3D's first iteration, for
    * 63 read). So it is not sent, and the asker asks for it alone if it
    * touches it. The faulting page is always sent. */
-  for (uint32_t k = 0; k < count; k++) {
-    if (what[k] != SERVE)
+  for (uint32_t k = 0; k < q->count; k++) {
+    if (a->what[k] != SERVE)
       continue;
-    dsm__page_t *p = dsm__page(pgs[k]);
-    if (gifts && k != fault_k && p->excl)
-      what[k] = SKIP;
-    else if (serve(pgs[k], p, origin))
-      was_excl[nexcl++] = pgs[k];
+    dsm__page_t *p = dsm__page(q->pages[k]);
+    if (a->gifts && k != q->fault_k && p->excl)
+      a->what[k] = SKIP;
+    else if (serve(q->pages[k], p, a->origin))
+      a->was_excl[a->nexcl++] = q->pages[k];
   }
   dsm__prot_flush();
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = pgs[k];
-    if (what[k] != MAYBE_GIVE)
+}
+
+/* The pages that may go to the asker, inaccessible to our program now: a
+ * page of zeros goes if nothing wrote it before the protection came (else
+ * it is served as usual), a page of data goes with its bytes. */
+static void give(struct answer *a)
+{
+  const dsm__page_req_t *q = &a->q;
+  for (uint32_t k = 0; k < q->count; k++) {
+    uint32_t pg = q->pages[k];
+    if (a->what[k] != MAYBE_GIVE)
       continue;
     dsm__page_t *p = dsm__page(pg);
-    if (dsm__first_touch_give(pg, p, origin, write, 0, &word[k])) {
-      what[k] = GIVE;
+    if (dsm__first_touch_give(pg, p, a->origin, q->write, 0, &a->word[k])) {
+      a->what[k] = GIVE;
     } else {
       /* Our program wrote it before the protection came: served as usual. */
       dsm__set_prot(pg, DSM__PROT_READ);
-      what[k] = SERVE;
-      if (serve(pg, p, origin))
-        was_excl[nexcl++] = pg;
+      a->what[k] = SERVE;
+      if (serve(pg, p, a->origin))
+        a->was_excl[a->nexcl++] = pg;
     }
   }
-  /* Inaccessible to our program now: what they hold goes with them. */
-  for (uint32_t k = 0; k < count; k++)
-    if (what[k] == GIVE_DATA) {
-      dsm__first_touch_give(pgs[k], dsm__page(pgs[k]), origin, write, 1, &word[k]);
-      what[k] = GIVEN_DATA;
+  for (uint32_t k = 0; k < q->count; k++)
+    if (a->what[k] == GIVE_DATA) {
+      dsm__first_touch_give(q->pages[k], dsm__page(q->pages[k]), a->origin, q->write, 1,
+                            &a->word[k]);
+      a->what[k] = GIVEN_DATA;
     }
-  for (uint32_t k = 0; k < nexcl; k++)
-    dsm__os_home_end(was_excl[k]);
-  /* The bytes of pages given with their data: our program's view of them
-   * is closed, and the system view's mapping of a page our program wrote
-   * was likely never touched, so they are read through the file (a first
-   * touch of a mapping is a fault on this guest), one call per run of
-   * consecutive pages: the stencil's first sweep serves 16 runs of 64, and
-   * a call per page cost ~10 us of each ~110 us request. */
+  for (uint32_t k = 0; k < a->nexcl; k++)
+    dsm__os_home_end(a->was_excl[k]);
+}
+
+/* The bytes of pages given with their data: our program's view of them
+ * is closed, and the system view's mapping of a page our program wrote
+ * was likely never touched, so they are read through the file (a first
+ * touch of a mapping is a fault on this guest), one call per run of
+ * consecutive pages: the stencil's first sweep serves 16 runs of 64, and
+ * a call per page cost ~10 us of each ~110 us request. Page k's bytes are
+ * at k pages into the buffer returned. */
+static const uint8_t *read_given(const struct answer *a)
+{
   static uint8_t *given;
-  for (uint32_t k = 0; k < count;) {
+  const dsm__page_req_t *q = &a->q;
+  for (uint32_t k = 0; k < q->count;) {
     uint32_t e = k + 1;
-    if (what[k] == GIVEN_DATA) {
-      while (e < count && what[e] == GIVEN_DATA && pgs[e] == pgs[e - 1] + 1)
+    if (a->what[k] == GIVEN_DATA) {
+      while (e < q->count && a->what[e] == GIVEN_DATA && q->pages[e] == q->pages[e - 1] + 1)
         e++;
       if (!given)
         given = dsm__xcalloc(DSM__RUN_MAX, DSM__PAGE);
-      dsm__pages_read_file(pgs[k], e - k, given + (size_t)k * DSM__PAGE);
+      dsm__pages_read_file(q->pages[k], e - k, given + (size_t)k * DSM__PAGE);
     }
     k = e;
   }
-  /* The reply is gathered straight from the pages (the transport copies it
-   * once, into the reply it keeps for retransmission), read where their
-   * mappings exist (dsm__page_current). */
-  static const uint32_t zeros[DSM__MAX_PROCS];
-  static const uint32_t kinds[6] = { DSM__PAGE_FULL, DSM__PAGE_ZERO, DSM__PAGE_GIVEN,
-                                     DSM__PAGE_MOVED, DSM__PAGE_SKIPPED, DSM__PAGE_GIVEN_DATA };
-  const void *bufs[4 * DSM__RUN_MAX];
-  size_t lens[4 * DSM__RUN_MAX];
-  unsigned nb = 0;
-  for (uint32_t k = 0; k < count; k++) {
-    uint32_t pg = pgs[k];
+  return given;
+}
+
+/* The reply, gathered straight from the pages, read where their mappings
+ * exist (dsm__page_current). */
+static void reply(const dsm__reqh_t *h, struct answer *a, const uint8_t *given)
+{
+  static const uint32_t kind_of[] = { [SKIP] = DSM__PAGE_SKIPPED, [GIVEN_DATA] = DSM__PAGE_GIVEN_DATA,
+                                      [GIVE] = DSM__PAGE_GIVEN, [MOVED] = DSM__PAGE_MOVED };
+  dsm__page_reply_t out;
+  dsm__page_reply_init(&out, dsm__nprocs);
+  for (uint32_t k = 0; k < a->q.count; k++) {
+    uint32_t pg = a->q.pages[k];
     dsm__page_t *p = dsm__page(pg);
-    if (what[k] == SKIP) {
-      bufs[nb] = zeros;
-      lens[nb++] = dsm__nprocs * 4;
-      bufs[nb] = &kinds[DSM__PAGE_SKIPPED];
-      lens[nb++] = 4;
-      continue;
-    }
-    if (what[k] == GIVEN_DATA) {
-      bufs[nb] = zeros;
-      lens[nb++] = dsm__nprocs * 4;
-      bufs[nb] = &kinds[DSM__PAGE_GIVEN_DATA];
-      lens[nb++] = 4;
-      bufs[nb] = &word[k];
-      lens[nb++] = 4;
-      bufs[nb] = given + (size_t)k * DSM__PAGE;
-      lens[nb++] = DSM__PAGE;
-      continue;
-    }
-    if (what[k] == MOVED || what[k] == GIVE) {
-      /* After the kind: the new home (MOVED), the gift's generation (GIVEN). */
-      bufs[nb] = zeros;
-      lens[nb++] = dsm__nprocs * 4;
-      bufs[nb] = &kinds[what[k] == GIVE ? DSM__PAGE_GIVEN : DSM__PAGE_MOVED];
-      lens[nb++] = 4;
-      if (what[k] == MOVED)
-        word[k] = p->home;
-      bufs[nb] = &word[k];
-      lens[nb++] = 4;
+    if (a->what[k] == MOVED)
+      a->word[k] = p->home;
+    if (a->what[k] != SERVE) {
+      dsm__page_reply_add(&out, NULL, kind_of[a->what[k]], &a->word[k],
+                          given ? given + (size_t)k * DSM__PAGE : NULL);
       continue;
     }
     /* Written in our open interval: the twin is the page as of our last
@@ -332,20 +315,28 @@ static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, 
     /* A page nobody ever released a write of may never have been touched
      * here: asked of the file rather than read (dsm__page_is_hole). */
     int zero = (!p->pv && !p->dirty && dsm__page_is_hole(pg)) || dsm__page_is_zero(bytes);
-    bufs[nb] = p->pv ? p->pv : zeros;
-    lens[nb++] = dsm__nprocs * 4;
-    bufs[nb] = &kinds[zero];
-    lens[nb++] = 4;
-    if (!zero) {
-      bufs[nb] = bytes;
-      lens[nb++] = DSM__PAGE;
-    } else {
+    dsm__page_reply_add(&out, p->pv, zero ? DSM__PAGE_ZERO : DSM__PAGE_FULL, NULL, bytes);
+    if (zero)
       DSM__STAT_INC(zero_pages_served);
-    }
     dsm__os_home_served(pg);
   }
   /* Reply outside dsm__mu would be nicer, but the reply is only queued. */
-  dsm__tp_replyv(*h, bufs, lens, nb);
+  dsm__tp_replyv(*h, out.bufs, out.lens, out.n);
+}
+
+/* PAGE request (page_msg.h). Returns 1 when answered, 0 when it must wait
+ * (diffs or epoch). */
+static int try_page(const dsm__reqh_t *h, unsigned origin, const uint8_t *data, size_t len)
+{
+  struct answer a = { .origin = origin };
+  if (!dsm__page_req_read(&a.q, data, len, dsm__nprocs, dsm__npages))
+    dsm__fatal(DSM__EXIT_FATAL, "malformed PAGE request from rank %u", origin);
+  int data_run = data_run_of(&a.q);
+  if (must_wait(&a.q, data_run))
+    return 0;
+  choose(&a, data_run);
+  give(&a);
+  reply(h, &a, read_given(&a));
   return 1;
 }
 

@@ -35,6 +35,7 @@
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
+#include "page_msg.h"
 #include "region.h"
 
 #define CHUNK_SHIFT 9                   /* 512 pages, 2 MiB */
@@ -241,19 +242,15 @@ static void add_read(dsm__read_t *rs, unsigned *n, unsigned dst, const dsm__rmem
 /* The pages a PAGE request names must be consecutive to be read in one run. */
 static int consecutive(const dsm__call_t *c, uint32_t *pg, uint32_t *count)
 {
-  dsm__rd_t r = dsm__rd(c->req, c->req_len);
-  (void)dsm__rd_u32(&r);
-  uint32_t word = dsm__rd_u32(&r);
-  *count = word & ~DSM__PAGE_REQ_FLAGS;
-  if (word & DSM__PAGE_REQ_MID)
-    (void)dsm__rd_u32(&r);       /* the faulting page's index */
-  for (uint32_t k = 0; k < *count && !r.bad; k++) {
-    uint32_t p = dsm__rd_u32(&r), nneed = dsm__rd_u32(&r);
-    if (k == 0) *pg = p;
-    else if (p != *pg + k) return 0;
-    r.off += (size_t)nneed * 8;
-  }
-  return !r.bad && *count > 0;
+  dsm__page_req_t q;
+  if (!dsm__page_req_read(&q, c->req, c->req_len, dsm__nprocs, dsm__npages))
+    return 0;
+  for (uint32_t k = 1; k < q.count; k++)
+    if (q.pages[k] != q.pages[0] + k)
+      return 0;
+  *pg = q.pages[0];
+  *count = q.count;
+  return 1;
 }
 
 /* Plan a one-sided attempt for call c (dsm__mu held). */
@@ -289,18 +286,13 @@ static int finish_pages(job_t *j, dsm__call_t *c)
   for (uint32_t k = 0; k < j->count; k++)
     if ((j->seq1[k] & 1) || j->seq1[k] != j->seq2[k])
       return -1;
-  dsm__rd_t r = dsm__rd(c->req, c->req_len);
-  r.off = 8;
-  for (uint32_t k = 0; k < j->count; k++) {
-    (void)dsm__rd_u32(&r);
-    uint32_t nneed = dsm__rd_u32(&r);
-    const uint32_t *pv = (const uint32_t *)(j->pvs + pv_bytes * k);
-    for (uint32_t n = 0; n < nneed; n++) {
-      uint32_t q = dsm__rd_u32(&r), idx = dsm__rd_u32(&r);
-      if (r.bad || q >= dsm__nprocs || pv[q] < idx)
-        return -1;
-    }
-  }
+  dsm__page_req_t q;
+  if (!dsm__page_req_read(&q, c->req, c->req_len, dsm__nprocs, dsm__npages) ||
+      q.count != j->count)
+    return -1;
+  for (uint32_t k = 0; k < j->count; k++)
+    if (!dsm__page_req_met(&q, k, (const uint32_t *)(j->pvs + pv_bytes * k)))
+      return -1;
   /* The reply a PAGE message would have brought (home.c), every page FULL. */
   size_t one = pv_bytes + 4 + DSM__PAGE;
   uint8_t *out = xmalloc(one * j->count);

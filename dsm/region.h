@@ -145,35 +145,6 @@ uint8_t *dsm__page_sys(uint32_t pg);            /* system-view address */
  * on, and ThreadSanitizer cannot see that page protection orders the
  * application's writes before the read. Under dsm__mu. */
 const uint8_t *dsm__page_current(uint32_t pg);
-/* A page in a PAGE reply: its version vector, its kind, and its bytes when
- * the kind is FULL. A page of zeros (memory allocated and not yet
- * written, the usual state of an array the master allocates and the team
- * then fills) travels as its kind alone. */
-#define DSM__PAGE_FULL 0u
-#define DSM__PAGE_ZERO 1u
-/* Never touched by anyone: the asker is its home from now on, and it is
- * zeros (first_touch.c). No bytes; the kind is followed by the gift's
- * generation (u32). */
-#define DSM__PAGE_GIVEN 2u
-/* Not homed here any more: the kind is followed by the new home (u32). */
-#define DSM__PAGE_MOVED 3u
-/* Not sent: the home kept an exclusive page of its own out of a run that
- * gave the asker pages (first_touch.c). No bytes. */
-#define DSM__PAGE_SKIPPED 4u
-/* Given with its data to an asker that faulted on a write: the asker is its
- * home from now on. The kind is followed by the gift's generation (u32),
- * then the page's 4096 bytes (first_touch.c). */
-#define DSM__PAGE_GIVEN_DATA 5u
-/* In a PAGE request's count word: the asker faulted on a write, so pages of
- * zeros may be given to it too, not only untouched ones (first_touch.c) ... */
-#define DSM__PAGE_REQ_WRITE 0x80000000u
-/* ... and the faulting page is the run's last, not its first (a run that
- * walks backward, asked in address order) ... */
-#define DSM__PAGE_REQ_BACK  0x40000000u
-/* ... or it is inside the run: its index (u32) follows the count word (a
- * cold run that reaches below the fault: fetch.c). */
-#define DSM__PAGE_REQ_MID   0x20000000u
-#define DSM__PAGE_REQ_FLAGS (DSM__PAGE_REQ_WRITE | DSM__PAGE_REQ_BACK | DSM__PAGE_REQ_MID)
 /* The most pages one PAGE request names (fetch.c's runs, DSM_PREFETCH).
  * Longer runs were slower: the stencil's first sweep at 2 processes took
  * 1.16x as long with runs of 256 and 1.02x with 128 (16 pairs each). */
