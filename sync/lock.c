@@ -421,118 +421,101 @@ static void alarm_arm(uint64_t at)
   }
 }
 
-static void acquire_impl(void *p)
+/* A yield (see acquire_impl), with the lock here and idle. Entered and left
+ * under dsm__mu, which is let go while the manager answers and while the
+ * lock goes on. Returns 1 if someone asked after our last request: the lock
+ * has then gone to it, and we queue up behind it. */
+static int yield_turn(dsm__lk_t *lk, unsigned id)
 {
-  struct lock_call *c = p;
+  /* While we ask, a successor's request that reaches us waits in `next`
+   * (want) instead of taking the lock from under the answer. */
+  DSM__STAT_INC(lock_yields);
+  lk->want = 1;
+  uint32_t req[2] = { DSM__LK_YIELD, id };
+  pthread_mutex_unlock(&dsm__mu);
+  if (dsm__lk_manager(id) == dsm__rank) {
+    /* We manage the lock, so the question is answered on this thread,
+     * from what our service thread has handled: a request that came in
+     * while we ran may still wait in the socket, its service thread
+     * runnable on our CPU (dsm/bind.c) but not running. Let it run. */
+    sched_yield();
+  }
+  void *reply = NULL;
+  size_t len = 0;
+  dsm__tp_call(dsm__lk_manager(id), DSM__MSG_LOCK, req, sizeof req, &reply, &len);
+  uint32_t answer = 0;
+  if (len == 4) memcpy(&answer, reply, 4);
+  free(reply);
+  if (answer != 2 && answer != 3)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed answer to a yield of lock %u", id);
   pthread_mutex_lock(&dsm__mu);
-  dsm__lk_t *lk = dsm__lk_get(c->id);
-  if (lk->held) {
+  lk->want = 0;
+  lk->streak = 0;
+  lk->since = dsm__now_ns();
+  DSM__ASSERT(lk->have_token && !lk->held);
+  if (answer == 2)
+    return 0;
+  /* Someone asked after our last request: its request comes (or came)
+   * here, and it goes first. Only once the lock has gone to it do we ask
+   * again: until then a request reaching us could be meant for either of
+   * our two places in the queue. */
+  if (lk->next.present)
+    pass_token(lk, id);
+  uint64_t t0 = dsm__now_ns();
+  while (lk->have_token) {
     pthread_mutex_unlock(&dsm__mu);
-    if (c->try) {
-      c->ok = 0;
-      return;
-    }
-    dsm__fatal(DSM__EXIT_FATAL, "rank %u acquires lock %u, which it already holds "
-               "(DSM locks are not recursive)", dsm__rank, c->id);
-  }
-  /* Released here last and nobody asked since: take it again with no
-   * message (TreadMarks). But a request may be on its way here through the
-   * manager, and a process that takes the lock again and again faster than
-   * that would starve the others (its critical sections need no message
-   * now that diffs travel with the lock). So after DSM_LOCK_STREAK such
-   * acquires in a row, or DSM_LOCK_HOLD_US of them, it asks the manager
-   * whether anyone is waiting (a yield): one round trip per streak when
-   * nobody is, and a fair turn for whoever is. */
-  if (lk->have_token && !lk->since)
-    lk->since = dsm__now_ns();
-  int ask = 0;   /* someone asked after us: queue up behind it */
-  if (lk->have_token && !c->try && dsm__nprocs > 1 &&
-      (dsm__now_ns() - lk->since > hold_ns() || lk->streak >= streak_max()) &&
-      !lk->next.present && lk->phantoms <= 0) {
-    /* While we ask, a successor's request that reaches us waits in `next`
-     * (want) instead of taking the lock from under the answer. */
-    DSM__STAT_INC(lock_yields);
-    lk->want = 1;
-    uint32_t req[2] = { DSM__LK_YIELD, c->id };
-    pthread_mutex_unlock(&dsm__mu);
-    if (dsm__lk_manager(c->id) == dsm__rank) {
-      /* We manage the lock, so the question is answered on this thread,
-       * from what our service thread has handled: a request that came in
-       * while we ran may still wait in the socket, its service thread
-       * runnable on our CPU (dsm/bind.c) but not running. Let it run. */
-      sched_yield();
-    }
-    void *reply = NULL;
-    size_t len = 0;
-    dsm__tp_call(dsm__lk_manager(c->id), DSM__MSG_LOCK, req, sizeof req, &reply, &len);
-    uint32_t answer = 0;
-    if (len == 4) memcpy(&answer, reply, 4);
-    free(reply);
-    if (answer != 2 && answer != 3)
-      dsm__fatal(DSM__EXIT_FATAL, "malformed answer to a yield of lock %u", c->id);
+    dsm__tp_event_wait(&handoff_ev);
     pthread_mutex_lock(&dsm__mu);
-    lk->want = 0;
-    lk->streak = 0;
+  }
+  dsm__blocked_since(t0);
+  lk->since = 0;
+  return 1;
+}
+
+/* The lock is here and idle: take it with no message. Entered under
+ * dsm__mu, which it lets go. */
+static void take_here(dsm__lk_t *lk, struct lock_call *c)
+{
+  /* (Or it came with a TOKEN, whose records the service thread stored:
+   * apply them.) */
+  lk->held = 1;
+  lk->streak++;
+  lk->linger_until = 0;     /* taken again while lingering */
+  if (!lk->since)
     lk->since = dsm__now_ns();
-    DSM__ASSERT(lk->have_token && !lk->held);
-    if (answer == 3) {
-      /* Someone asked after our last request: its request comes (or
-       * came) here, and it goes first. Only once the lock has gone to it
-       * do we ask again: until then a request reaching us could be meant
-       * for either of our two places in the queue. */
-      if (lk->next.present)
-        pass_token(lk, c->id);
-      uint64_t t0 = dsm__now_ns();
-      while (lk->have_token) {
-        pthread_mutex_unlock(&dsm__mu);
-        dsm__tp_event_wait(&handoff_ev);
-        pthread_mutex_lock(&dsm__mu);
-      }
-      dsm__blocked_since(t0);
-      lk->since = 0;
-      ask = 1;
-    }
-  }
-  if (lk->have_token && !ask) {
-    /* (Or it came with a TOKEN, whose records the service thread stored:
-     * apply them.) */
-    lk->held = 1;
-    lk->streak++;
-    lk->linger_until = 0;     /* taken again while lingering */
-    if (!lk->since)
-      lk->since = dsm__now_ns();
-    dsm__acquire();
-    dsm__carry_apply(lk->carry);
+  dsm__acquire();
+  dsm__carry_apply(lk->carry);
+  pthread_mutex_unlock(&dsm__mu);
+  DSM__STAT_INC(lock_acquires);
+  c->ok = 1;
+}
+
+/* Wait for the TOKEN that our failed try's place in the queue brings, and
+ * take the lock. Entered under dsm__mu, which it lets go. */
+static void take_after_failed_try(dsm__lk_t *lk, struct lock_call *c)
+{
+  uint64_t t0 = dsm__now_ns();
+  lk->want = 1;
+  while (!lk->have_token) {
     pthread_mutex_unlock(&dsm__mu);
-    DSM__STAT_INC(lock_acquires);
-    c->ok = 1;
-    return;
+    dsm__tp_event_wait(&token_ev);
+    pthread_mutex_lock(&dsm__mu);
   }
-  if (lk->phantoms > 0 && !ask) {
-    /* Our failed try holds a place in the queue: wait for it to come. */
-    if (c->try) {
-      pthread_mutex_unlock(&dsm__mu);
-      c->ok = 0;
-      return;
-    }
-    uint64_t t0 = dsm__now_ns();
-    lk->want = 1;
-    while (!lk->have_token) {
-      pthread_mutex_unlock(&dsm__mu);
-      dsm__tp_event_wait(&token_ev);
-      pthread_mutex_lock(&dsm__mu);
-    }
-    lk->want = 0;
-    dsm__blocked_since(t0);
-    lk->held = 1;
-    dsm__acquire();              /* the TOKEN's records are in the store */
-    dsm__carry_apply(lk->carry);
-    pthread_mutex_unlock(&dsm__mu);
-    DSM__STAT_INC(lock_acquires);
-    DSM__STAT_INC(lock_remote);
-    c->ok = 1;
-    return;
-  }
+  lk->want = 0;
+  dsm__blocked_since(t0);
+  lk->held = 1;
+  dsm__acquire();              /* the TOKEN's records are in the store */
+  dsm__carry_apply(lk->carry);
+  pthread_mutex_unlock(&dsm__mu);
+  DSM__STAT_INC(lock_acquires);
+  DSM__STAT_INC(lock_remote);
+  c->ok = 1;
+}
+
+/* Ask the lock's manager for a place in the queue, and wait for the grant
+ * (or, for a try, the "no"). Entered under dsm__mu, which it lets go. */
+static void acquire_remote(struct lock_call *c)
+{
   DSM__ASSERT(dsm__nprocs > 1);
   dsm__buf_t b = { 0 };
   dsm__buf_u32(&b, c->try ? DSM__LK_TRY : DSM__LK_ACQ);
@@ -573,6 +556,52 @@ static void acquire_impl(void *p)
     pthread_mutex_unlock(&dsm__mu);
   }
   free(reply);
+}
+
+static void acquire_impl(void *p)
+{
+  struct lock_call *c = p;
+  pthread_mutex_lock(&dsm__mu);
+  dsm__lk_t *lk = dsm__lk_get(c->id);
+  if (lk->held) {
+    pthread_mutex_unlock(&dsm__mu);
+    if (c->try) {
+      c->ok = 0;
+      return;
+    }
+    dsm__fatal(DSM__EXIT_FATAL, "rank %u acquires lock %u, which it already holds "
+               "(DSM locks are not recursive)", dsm__rank, c->id);
+  }
+  /* Released here last and nobody asked since: take it again with no
+   * message (TreadMarks). But a request may be on its way here through the
+   * manager, and a process that takes the lock again and again faster than
+   * that would starve the others (its critical sections need no message
+   * now that diffs travel with the lock). So after DSM_LOCK_STREAK such
+   * acquires in a row, or DSM_LOCK_HOLD_US of them, it asks the manager
+   * whether anyone is waiting (a yield): one round trip per streak when
+   * nobody is, and a fair turn for whoever is. */
+  if (lk->have_token && !lk->since)
+    lk->since = dsm__now_ns();
+  int ask = 0;   /* someone asked after us: queue up behind it */
+  if (lk->have_token && !c->try && dsm__nprocs > 1 &&
+      (dsm__now_ns() - lk->since > hold_ns() || lk->streak >= streak_max()) &&
+      !lk->next.present && lk->phantoms <= 0)
+    ask = yield_turn(lk, c->id);
+  if (lk->have_token && !ask) {
+    take_here(lk, c);
+    return;
+  }
+  if (lk->phantoms > 0 && !ask) {
+    /* Our failed try holds a place in the queue: wait for it to come. */
+    if (c->try) {
+      pthread_mutex_unlock(&dsm__mu);
+      c->ok = 0;
+      return;
+    }
+    take_after_failed_try(lk, c);
+    return;
+  }
+  acquire_remote(c);
 }
 
 void dsm__lk_release_locked(dsm__lk_t *lk, unsigned id, int linger)

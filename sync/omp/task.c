@@ -498,6 +498,81 @@ static void malformed(const dsm__msg_t *m)
   dsm__fatal(DSM__EXIT_FATAL, "malformed TASK message from rank %u", m->origin);
 }
 
+/* The handlers of on_task's operations, under dsm__mu: r is past the op
+ * and the phase e, and from is the sender. */
+
+/* STEAL: process `from` asks us for work. */
+static void on_steal(const dsm__msg_t *m, dsm__rd_t *r, uint64_t e, unsigned from)
+{
+  uint32_t round = dsm__rd_u32(r);
+  if (dsm__vt_decode(r, want_vt + (size_t)from * dsm__nprocs) < 0 || r->bad || !round)
+    malformed(m);
+  if (e >= epoch) {        /* a later phase's request waits for that phase */
+    want_epoch[from] = e;
+    want_round[from] = round;
+    task_fire();
+  }
+}
+
+/* GIVE: process `from` gives us a task, in answer to our round or unasked. */
+static void on_give(const dsm__msg_t *m, dsm__rd_t *r, uint64_t e, unsigned from)
+{
+  uint32_t round = dsm__rd_u32(r), creator = dsm__rd_u32(r);
+  uint64_t cookie = dsm__rd_u64(r), fn = dsm__rd_u64(r);
+  uint32_t flags = dsm__rd_u32(r);
+  uint64_t size = dsm__rd_u64(r);
+  const void *data = dsm__rd_take(r, size);
+  if (r->bad || creator >= dsm__nprocs)
+    malformed(m);
+  task_t *t = task_new();
+  t->foreign = 1;
+  t->fn = (void (*)(void *))(uintptr_t)fn;
+  t->final = flags & 1;
+  t->group = (flags >> 1) & 1;
+  t->size = size;
+  t->data = malloc(size ? size : 1);
+  if (!t->data) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  memcpy(t->data, data, size);
+  t->creator = creator;
+  t->cookie = cookie;
+  t->creator_vt = malloc(dsm__nprocs * sizeof(uint32_t));
+  if (!t->creator_vt) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (dsm__vt_decode(r, t->creator_vt) < 0 || dsm__intervals_decode(r) < 0)
+    malformed(m);
+  need_acquire = 1;
+  rq_push_new(t);
+  work_since_round = 1;
+  hungry_at[from] = 0;       /* the giver fed us (it forgot our hunger) */
+  if (e == epoch)
+    on_epoch = e;
+  if (round && round == my_round && e == epoch && round_out) {
+    round_out--;
+    if (round_t0) {
+      DSM__STAT_ADD(steal_wait_ns, dsm__now_ns() - round_t0);
+      DSM__STAT_INC(steals_answered);
+      round_t0 = 0;
+    }
+  }
+  DSM__STAT_INC(tasks_stolen);
+  task_fire();
+}
+
+/* DONE: a task of ours that ran elsewhere has ended. */
+static void on_done(const dsm__msg_t *m, dsm__rd_t *r)
+{
+  uint64_t cookie = dsm__rd_u64(r);
+  task_t *t = given;
+  while (t && (uint64_t)(uintptr_t)t != cookie)
+    t = t->next;
+  if (!t || r->bad || dsm__intervals_decode(r) < 0)
+    malformed(m);
+  if (t->prev) t->prev->next = t->next; else given = t->next;
+  if (t->next) t->next->prev = t->prev;
+  t->prev = t->next = NULL;
+  need_acquire = 1;
+  finish_locked(t);
+}
+
 static void on_task(const dsm__msg_t *m)
 {
   dsm__rd_t r = dsm__rd(m->data, m->len);
@@ -510,58 +585,12 @@ static void on_task(const dsm__msg_t *m)
   DSM__DEBUG("task: op %u from rank %u, phase %llx (ours %llx)", op, from,
              (unsigned long long)e, (unsigned long long)epoch);
   switch (op) {
-  case TK_STEAL: {
-    uint32_t round = dsm__rd_u32(&r);
-    if (dsm__vt_decode(&r, want_vt + (size_t)from * dsm__nprocs) < 0 || r.bad || !round)
-      malformed(m);
-    if (e >= epoch) {        /* a later phase's request waits for that phase */
-      want_epoch[from] = e;
-      want_round[from] = round;
-      task_fire();
-    }
+  case TK_STEAL:
+    on_steal(m, &r, e, from);
     break;
-  }
-  case TK_GIVE: {
-    uint32_t round = dsm__rd_u32(&r), creator = dsm__rd_u32(&r);
-    uint64_t cookie = dsm__rd_u64(&r), fn = dsm__rd_u64(&r);
-    uint32_t flags = dsm__rd_u32(&r);
-    uint64_t size = dsm__rd_u64(&r);
-    const void *data = dsm__rd_take(&r, size);
-    if (r.bad || creator >= dsm__nprocs)
-      malformed(m);
-    task_t *t = task_new();
-    t->foreign = 1;
-    t->fn = (void (*)(void *))(uintptr_t)fn;
-    t->final = flags & 1;
-    t->group = (flags >> 1) & 1;
-    t->size = size;
-    t->data = malloc(size ? size : 1);
-    if (!t->data) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-    memcpy(t->data, data, size);
-    t->creator = creator;
-    t->cookie = cookie;
-    t->creator_vt = malloc(dsm__nprocs * sizeof(uint32_t));
-    if (!t->creator_vt) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-    if (dsm__vt_decode(&r, t->creator_vt) < 0 || dsm__intervals_decode(&r) < 0)
-      malformed(m);
-    need_acquire = 1;
-    rq_push_new(t);
-    work_since_round = 1;
-    hungry_at[from] = 0;       /* the giver fed us (it forgot our hunger) */
-    if (e == epoch)
-      on_epoch = e;
-    if (round && round == my_round && e == epoch && round_out) {
-      round_out--;
-      if (round_t0) {
-        DSM__STAT_ADD(steal_wait_ns, dsm__now_ns() - round_t0);
-        DSM__STAT_INC(steals_answered);
-        round_t0 = 0;
-      }
-    }
-    DSM__STAT_INC(tasks_stolen);
-    task_fire();
+  case TK_GIVE:
+    on_give(m, &r, e, from);
     break;
-  }
   case TK_NONE: {
     uint32_t round = dsm__rd_u32(&r);
     if (r.bad)
@@ -573,20 +602,9 @@ static void on_task(const dsm__msg_t *m)
     task_fire();
     break;
   }
-  case TK_DONE: {
-    uint64_t cookie = dsm__rd_u64(&r);
-    task_t *t = given;
-    while (t && (uint64_t)(uintptr_t)t != cookie)
-      t = t->next;
-    if (!t || r.bad || dsm__intervals_decode(&r) < 0)
-      malformed(m);
-    if (t->prev) t->prev->next = t->next; else given = t->next;
-    if (t->next) t->next->prev = t->prev;
-    t->prev = t->next = NULL;
-    need_acquire = 1;
-    finish_locked(t);
+  case TK_DONE:
+    on_done(m, &r);
     break;
-  }
   case TK_IDLE: {
     uint32_t team = dsm__rd_u32(&r), rep = dsm__rd_u32(&r);
     uint64_t sp = dsm__rd_u64(&r), fin = dsm__rd_u64(&r);
