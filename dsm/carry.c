@@ -33,6 +33,7 @@
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
+#include "page_state.h"
 
 #define CARRY_BYTES   (64u << 10)
 #define CARRY_ENTRIES 256u
@@ -195,6 +196,7 @@ void dsm__carry_apply(dsm__carry_t *c)
       if (!dsm__write_on_update(touched[i]))
         dsm__prot_queue(touched[i], DSM__PROT_READ);
     }
+    dsm__page_check(touched[i], "a diff carried with a lock");
   }
   dsm__prot_flush();
   free(touched);

@@ -33,6 +33,7 @@
 
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "page_state.h"
 #include "onesided.h"
 #include "profile.h"
 #include "net/transport.h"
@@ -62,6 +63,7 @@ static void write_fault_locked(uint32_t pg)
     dsm__dirty_add(pg);
     dsm__set_prot(pg, DSM__PROT_WRITE);
     dsm__write_ahead(pg);
+    dsm__page_check(pg, "a write fault");
   }
 }
 

@@ -18,6 +18,7 @@
 #include "lrc.h"
 #include "onesided.h"
 #include "page_msg.h"
+#include "page_state.h"
 #include "net/transport.h"
 
 /* Make a copy the valid one (the bytes are already in the system view). */
@@ -300,6 +301,7 @@ static void open_copy(uint32_t pg)
   else
     dsm__set_prot(pg, DSM__PROT_READ);
   DSM__STAT_INC(local_faults);
+  dsm__page_check(pg, "a fault on a held copy");
 }
 
 /* A fault that needs nothing from the page's home: another thread fetches
@@ -612,6 +614,8 @@ static void install(struct run *u)
     }
   dsm__prot_flush();
   DSM__STAT_ADD(pages_fetched, installed);
+  for (uint32_t k = 0; k < u->count; k++)
+    dsm__page_check(u->pages[k], "a fault's fetch");
 }
 
 void dsm__fetch_page(uint32_t pg, int write)

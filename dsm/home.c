@@ -42,6 +42,7 @@
 #include "lrc.h"
 #include "onesided.h"
 #include "page_msg.h"
+#include "page_state.h"
 #include "net/transport.h"
 
 struct dsm__homeinfo {
@@ -322,6 +323,8 @@ static void reply(const dsm__reqh_t *h, struct answer *a, const uint8_t *given)
   }
   /* Reply outside dsm__mu would be nicer, but the reply is only queued. */
   dsm__tp_replyv(*h, out.bufs, out.lens, out.n);
+  for (uint32_t k = 0; k < a->q.count; k++)
+    dsm__page_check(a->q.pages[k], "a PAGE request answered");
 }
 
 /* PAGE request (page_msg.h). Returns 1 when answered, 0 when it must wait
@@ -392,6 +395,7 @@ void dsm__home_catch_up(uint32_t pg, dsm__page_t *p, int queued)
         dsm__set_prot(pg, DSM__PROT_READ);
     }
   }
+  dsm__page_check(pg, "a diff applied at the home");
 }
 
 void dsm__home_diffs_in(void)
@@ -639,6 +643,7 @@ void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to)
   subs_clear(p);
   if (p->prot != DSM__PROT_NONE)
     dsm__prot_queue(pg, DSM__PROT_NONE);
+  dsm__page_check(pg, "its home moving away");
 }
 
 void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean)
@@ -666,6 +671,7 @@ void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean)
   DSM__STAT_INC(migrations);
   if (clean)
     dsm__home_exclusive(pg, p);
+  dsm__page_check(pg, "its home moving here");
 }
 
 void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
@@ -687,6 +693,7 @@ void dsm__home_exclusive(uint32_t pg, dsm__page_t *p)
   if (p->prot != DSM__PROT_WRITE)
     dsm__prot_queue(pg, DSM__PROT_WRITE);
   DSM__STAT_INC(exclusive);
+  dsm__page_check(pg, "turning exclusive");
 }
 
 void dsm__home_init(void)

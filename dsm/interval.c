@@ -20,6 +20,7 @@
 #include "diff.h"
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "page_state.h"
 #include "profile.h"
 #include "onesided.h"
 
@@ -263,8 +264,10 @@ static void release(dsm__carry_t **carry, int scan)
       dsm__prot_queue(pg, DSM__PROT_READ);
   }
   dsm__prot_flush();
-  for (size_t i = 0; i < dsm__ndirty; i++)
+  for (size_t i = 0; i < dsm__ndirty; i++) {
     dsm__os_home_end(dsm__dirty[i]);   /* vt[me] already counts the interval */
+    dsm__page_check(dsm__dirty[i], "a release");
+  }
   dsm__ndirty = 0;
   store_put(iv);
   DSM__STAT_INC(intervals);
@@ -302,6 +305,7 @@ static void acquire(int scan)
           dsm__hot_drop(pg, p);     /* the release above made the twin the page */
           if (p->prot != DSM__PROT_NONE)
             dsm__prot_queue(pg, DSM__PROT_NONE);
+          dsm__page_check(pg, "a write notice");
           continue;
         }
         dsm__need_add(pg, p, q, i);
@@ -325,6 +329,7 @@ static void acquire(int scan)
         }
         if (p->prot != DSM__PROT_NONE)
           dsm__prot_queue(pg, DSM__PROT_NONE);
+        dsm__page_check(pg, "a write notice");
         any = 1;
       }
     }

@@ -27,6 +27,7 @@
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
+#include "page_state.h"
 #include "net/transport.h"
 
 #define PUSH_TRUST 7
@@ -327,6 +328,7 @@ void dsm__push_install(void)
       } else {
         p->pushed = DSM__PUSHED_COPY;   /* inaccessible until its first use (PROT_NONE already) */
       }
+      dsm__page_check(x->pg, "a pushed copy installed");
       push_drop(pp);
     }
     if (!push_tab[b])

@@ -18,6 +18,7 @@
 #include "dsm_internal.h"
 #include "profile.h"
 #include "region.h"
+#include "page_state.h"
 
 /* The linker script dsm_shared.ld defines these around the two sections. */
 extern char __dsm_shared_data_start[] __attribute__((weak));
@@ -88,6 +89,7 @@ static void map_view(const dsm__segment_t *s, int fixed_noreplace)
 void dsm__region_init(void)
 {
   dsm__protect = dsm__nprocs > 1;
+  dsm__page_checks_init();
   dsm__heap_size = (size_t)dsm__env_long("DSM_HEAP_MB", 16384, 16, DSM__HEAP_MAX_MB) << 20;
   dsm__stack_size = (size_t)dsm__env_long("DSM_STACK_MB", 64, 1, 1 << 16) << 20;
   /* Each process carves from its own slice of the heap. */

@@ -61,6 +61,7 @@
 
 #include "dsm_internal.h"
 #include "lrc.h"
+#include "page_state.h"
 #include "onesided.h"
 
 /* DSM_WRITE_AHEAD: the longest run opened at one fault (0: off). */
@@ -106,6 +107,7 @@ static void open_ahead(uint32_t pg)
   dsm__dirty_add(pg);
   dsm__prot_queue(pg, DSM__PROT_WRITE);
   nahead++;
+  dsm__page_check(pg, "a write ahead");
 }
 
 /* May a read of copy p open it for writing (or ask for it as a write)? */

@@ -33,6 +33,9 @@ run_tests() {   # run_tests BUILDDIR [meson test arguments...]
 # nothing about free CPUs: ranks are not pinned (dsm/bind.c), and the
 # scheduler balances the two jobs. The cpu_bind tests pin on purpose.
 export DSM_CPU_BIND=${DSM_CPU_BIND:-none}
+# Every event that changes a page checks that the page is left in one of
+# its states (dsm/page_state.c; docs/protocol.md, "A page's states").
+export DSM_CHECK_PAGES=${DSM_CHECK_PAGES:-1}
 [ -d build ] || meson setup build --buildtype=debugoptimized
 if (($#)); then
   run_tests build "$@"
