@@ -25,6 +25,21 @@
  * The load is bounded (CARRY_ENTRIES entries, CARRY_BYTES of diffs; the
  * oldest go first), so a lock that protects much data costs its grants at
  * most that much.
+ *
+ * A grant sends only what its receiver does not have. The entries of a
+ * lock are numbered (seq) in the order they were made, and the lock
+ * carries, for each process, the number up to which it holds every entry
+ * of the window: `seen`. A process that passes the lock on keeps its
+ * window (it is not freed), so when the lock comes back it takes from the
+ * grant the entries made since it last had it and rebuilds the rest of the
+ * window from what it kept. Entries it made itself are always below its
+ * `seen`. Before this (2026-12-07), every grant carried the whole window:
+ * tsp's lock moved 11 KB per grant at 16 processes, 9.4 of the run's 12.4
+ * MB, most of it entries the receiver had had before. An entry the
+ * receiver should hold but does not (it never can lose one, but a window
+ * rebuilt from nothing is still correct) only costs it a fetch: a diff
+ * applies only to a copy holding its base, and pages it does not bring up
+ * to date are fetched from their homes as usual.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +54,7 @@
 #define CARRY_ENTRIES 256u
 
 typedef struct entry {
+  uint32_t seq;            /* its number among the lock's entries */
   uint32_t writer, idx, page, len;
   uint32_t *base;          /* nprocs entries */
   uint8_t *diff;
@@ -47,7 +63,17 @@ typedef struct entry {
 struct dsm__carry {
   entry_t *e;              /* oldest first */
   size_t n, cap, bytes;
+  uint32_t next_seq;       /* the number the next entry gets */
+  uint32_t *seen;          /* [nprocs]: each holds every entry of the window below this */
 };
+
+static dsm__carry_t *carry_new(void)
+{
+  dsm__carry_t *c = calloc(1, sizeof *c);
+  if (!c || !(c->seen = calloc(dsm__nprocs, sizeof *c->seen)))
+    dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  return c;
+}
 
 static void entry_free(entry_t *e)
 {
@@ -83,11 +109,12 @@ static void push_entry(dsm__carry_t *c, entry_t e)
 void dsm__carry_add(dsm__carry_t **cp, uint32_t pg, uint32_t idx, const uint32_t *base,
                     const uint8_t *diff, size_t len)
 {
-  if (!*cp) {
-    *cp = calloc(1, sizeof **cp);
-    if (!*cp) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  }
-  entry_t e = { dsm__rank, idx, pg, (uint32_t)len, malloc(dsm__nprocs * 4), malloc(len ? len : 1) };
+  if (len > CARRY_BYTES)
+    return;                  /* too big to carry: never numbered, so no gap */
+  if (!*cp)
+    *cp = carry_new();
+  entry_t e = { (*cp)->next_seq++, dsm__rank, idx, pg, (uint32_t)len, malloc(dsm__nprocs * 4),
+                malloc(len ? len : 1) };
   if (!e.base || !e.diff) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   if (base) memcpy(e.base, base, dsm__nprocs * 4); else memset(e.base, 0, dsm__nprocs * 4);
   memcpy(e.diff, diff, len);
@@ -102,19 +129,34 @@ void dsm__carry_free(dsm__carry_t **cp)
   for (size_t i = 0; i < c->n; i++)
     entry_free(&c->e[i]);
   free(c->e);
+  free(c->seen);
   free(c);
   *cp = NULL;
 }
 
-/* Wire: count:u32, then per entry writer idx page len:u32 base[nprocs] diff. */
-void dsm__carry_encode(dsm__buf_t *b, dsm__carry_t **cp)
+/* Wire: next first from:u32 (the window's next number, its oldest, and
+ * where the entries sent begin: the receiver's `seen`, or first), seen
+ * (nprocs u32), count:u32, then per entry seq writer idx page len:u32
+ * base[nprocs] diff. */
+void dsm__carry_encode(dsm__buf_t *b, dsm__carry_t **cp, unsigned to)
 {
   dsm__carry_t *c = *cp;
-  dsm__buf_u32(b, c ? (uint32_t)c->n : 0);
   if (!c)
-    return;
-  for (size_t i = 0; i < c->n; i++) {
+    c = *cp = carry_new();
+  c->seen[dsm__rank] = c->next_seq;      /* we hold the whole window */
+  uint32_t first = c->n ? c->e[0].seq : c->next_seq;
+  uint32_t from_seq = c->seen[to] > first ? c->seen[to] : first;
+  size_t from = 0;
+  while (from < c->n && c->e[from].seq < from_seq)
+    from++;
+  dsm__buf_u32(b, c->next_seq);
+  dsm__buf_u32(b, first);
+  dsm__buf_u32(b, from_seq);
+  dsm__buf_put(b, c->seen, dsm__nprocs * 4);
+  dsm__buf_u32(b, (uint32_t)(c->n - from));
+  for (size_t i = from; i < c->n; i++) {
     entry_t *e = &c->e[i];
+    dsm__buf_u32(b, e->seq);
     dsm__buf_u32(b, e->writer);
     dsm__buf_u32(b, e->idx);
     dsm__buf_u32(b, e->page);
@@ -122,32 +164,56 @@ void dsm__carry_encode(dsm__buf_t *b, dsm__carry_t **cp)
     dsm__buf_put(b, e->base, dsm__nprocs * 4);
     dsm__buf_put(b, e->diff, e->len);
   }
-  dsm__carry_free(cp);   /* it goes with the lock */
+  DSM__STAT_ADD(diffs_carried_kept, from);
+}
+
+/* What we kept of the window when we last passed the lock on: the entries
+ * numbered from first (the window's oldest now) and below upto (where the
+ * grant's entries begin). */
+static void keep_window(dsm__carry_t *c, uint32_t first, uint32_t upto)
+{
+  size_t keep = 0;
+  for (size_t i = 0; i < c->n; i++) {
+    if (c->e[i].seq >= first && c->e[i].seq < upto)
+      c->e[keep++] = c->e[i];
+    else {
+      c->bytes -= c->e[i].len;
+      entry_free(&c->e[i]);
+    }
+  }
+  c->n = keep;
 }
 
 int dsm__carry_decode(dsm__rd_t *r, dsm__carry_t **cp)
 {
-  dsm__carry_free(cp);
+  uint32_t next = dsm__rd_u32(r), first = dsm__rd_u32(r), from = dsm__rd_u32(r);
+  const void *seen = dsm__rd_take(r, dsm__nprocs * 4);
   uint32_t n = dsm__rd_u32(r);
-  if (r->bad || n > CARRY_ENTRIES)
+  if (r->bad || n > CARRY_ENTRIES || first > from || from > next || n > next - from)
     return -1;
+  if (!*cp)
+    *cp = carry_new();
+  dsm__carry_t *c = *cp;
+  memcpy(c->seen, seen, dsm__nprocs * 4);
+  keep_window(c, first, from);
+  c->next_seq = next;
+  uint32_t want = from;                   /* the least number the next entry may have */
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t writer = dsm__rd_u32(r), idx = dsm__rd_u32(r), page = dsm__rd_u32(r);
-    uint32_t len = dsm__rd_u32(r);
+    uint32_t seq = dsm__rd_u32(r), writer = dsm__rd_u32(r), idx = dsm__rd_u32(r);
+    uint32_t page = dsm__rd_u32(r), len = dsm__rd_u32(r);
     const void *base = dsm__rd_take(r, dsm__nprocs * 4);
     const void *diff = dsm__rd_take(r, len);
-    if (r->bad || writer >= dsm__nprocs || page >= dsm__npages || len > dsm__diff_max(DSM__PAGE))
+    if (r->bad || seq < want || seq >= next || writer >= dsm__nprocs ||
+        page >= dsm__npages || len > dsm__diff_max(DSM__PAGE))
       return -1;
-    if (!*cp) {
-      *cp = calloc(1, sizeof **cp);
-      if (!*cp) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-    }
-    entry_t e = { writer, idx, page, len, malloc(dsm__nprocs * 4), malloc(len ? len : 1) };
+    want = seq + 1;
+    entry_t e = { seq, writer, idx, page, len, malloc(dsm__nprocs * 4), malloc(len ? len : 1) };
     if (!e.base || !e.diff) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     memcpy(e.base, base, dsm__nprocs * 4);
     memcpy(e.diff, diff, len);
-    push_entry(*cp, e);
+    push_entry(c, e);
   }
+  c->seen[dsm__rank] = next;
   return 0;
 }
 

@@ -345,9 +345,10 @@ void dsm__coll_lag(void);
 
 void dsm__carry_add(dsm__carry_t **c, uint32_t pg, uint32_t idx, const uint32_t *base,
                     const uint8_t *diff, size_t len);
-/* Append what *c carries to a grant and give it up (*c becomes NULL). */
-void dsm__carry_encode(dsm__buf_t *b, dsm__carry_t **c);
-/* Take what a grant carries (replacing *c). -1 when malformed. */
+/* Append to a grant for rank `to` what *c carries that `to` did not keep
+ * from its last hold of the lock; *c is kept for when the lock comes back. */
+void dsm__carry_encode(dsm__buf_t *b, dsm__carry_t **c, unsigned to);
+/* Take what a grant carries, with what *c kept (carry.c). -1 when malformed. */
 int  dsm__carry_decode(dsm__rd_t *r, dsm__carry_t **c);
 /* After the acquire of the lock it came with: bring out-of-date copies up to
  * date from the carried diffs where they apply. */

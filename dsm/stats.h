@@ -61,6 +61,7 @@
   X(homes_received_reading, "... of them with their data, at a read fault expected to write")\
   X(homes_given_data,   "of homes_given: pages of data given to a process about to write them")\
   X(diffs_carried,      "diffs a lock carried, applied at its acquire")       \
+  X(diffs_carried_kept, "carried diffs a grant left out: its receiver kept them") \
   X(exclusive,          "home pages that became exclusive again at a collective")\
   X(diffs_dropped,      "diffs a collective held and dropped: the page moved here")\
   X(hot_pages,          "home pages left writable because every interval writes them")\

@@ -132,14 +132,14 @@ static uint32_t *vt_copy(const uint32_t *vt)
 /* Grant reply / TOKEN payload: ok flag, the count of condition waiters
  * (cond.c), then the records the receiver lacks, then the diffs the lock
  * carries (they go with it). */
-static void grant(dsm__lk_t *lk, dsm__reqh_t h, const uint32_t *known)
+static void grant(dsm__lk_t *lk, dsm__reqh_t h, unsigned to, const uint32_t *known)
 {
   dsm__buf_t b = { 0 };
   dsm__buf_u32(&b, 1);
   dsm__buf_u32(&b, lk->cwaits);
   dsm__diff_unhold();
   dsm__intervals_encode(&b, known);
-  dsm__carry_encode(&b, &lk->carry);
+  dsm__carry_encode(&b, &lk->carry, to);
   dsm__tp_reply(h, b.p, b.len);
   dsm__buf_free(&b);
 }
@@ -154,7 +154,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
   DSM__DEBUG("lock %u: passed to rank %u%s", id, n.rank, n.phantom ? " (token)" : "");
   lk->have_token = 0;
   if (!n.phantom) {
-    grant(lk, n.h, n.known);
+    grant(lk, n.h, n.rank, n.known);
   } else if (n.rank == dsm__rank) {
     /* Our own failed try (cannot happen while a try of ours is pending,
      * since a further try then fails locally; kept for completeness). */
@@ -169,7 +169,7 @@ static void pass_token(dsm__lk_t *lk, unsigned id)
     dsm__buf_u32(&b, lk->cwaits);
     dsm__diff_unhold();
     dsm__intervals_encode(&b, n.known);
-    dsm__carry_encode(&b, &lk->carry);
+    dsm__carry_encode(&b, &lk->carry, n.rank);
     dsm__tp_send(n.rank, DSM__MSG_LOCK, b.p, b.len);
     dsm__buf_free(&b);
   }
@@ -186,7 +186,7 @@ static void holder_request(dsm__lk_t *lk, unsigned id, dsm__reqh_t h, unsigned o
   /* (want: the TOKEN is here but our application has not woken to take it.) */
   if (lk->have_token && !lk->held && !lk->want) {
     lk->have_token = 0;
-    grant(lk, h, known);
+    grant(lk, h, origin, known);
     dsm__tp_event_fire(&handoff_ev);   /* a yield may wait for it to go */
     return;
   }
