@@ -9,11 +9,15 @@
  * global tables and a crash in one file cannot take the driver down
  * without a clear message.
  */
+#include "emit.h"
 #include "ir.h"
+#include "lower.h"
+#include "parser.h"
 #include "ompdsmcc_config.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

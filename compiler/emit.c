@@ -9,11 +9,15 @@
  * emit_tok. The renaming of main, malloc and friends, and the placement of
  * globals in the shared sections, happen here, token by token.
  */
+#include "emit.h"
 #include "ir.h"
+#include "lower.h"
 #include "parser.h"
+#include "type.h"
 #include "../include/ompdsm_rt.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,9 +8,11 @@
  * process.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
+#include "emit.h"
 #include "ir.h"
+#include "lower.h"
+#include "parser.h"
 
 int main(int argc, char **argv)
 {

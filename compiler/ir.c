@@ -8,6 +8,7 @@
 #include "parser.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

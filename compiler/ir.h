@@ -1,6 +1,6 @@
 /*
- * ir.h — the compiler's shared data: the token array, symbols, scopes,
- * statement nodes and OpenMP directives.
+ * ir.h — the compiler's shared data: the token array, symbols, statement
+ * nodes and OpenMP directives, and the diagnostics (ir.c).
  *
  * Why tokens are the IR's leaves: ompdsmcc is a source-to-source translator
  * whose output must be exactly the user's C except where OpenMP constructs
@@ -9,11 +9,16 @@
  * in place of OpenMP constructs. Identifier tokens are resolved to symbols
  * during parsing, so the lowering knows which names are locals, globals or
  * shadows without a separate expression tree.
+ *
+ * The passes over this data each have their own header: scope.h (scopes),
+ * type.h (C types), omp_parse.h (directives), the parser's parser.h,
+ * lower.h (the lowering's core) and omp_lower.h (the constructs'
+ * lowerings), capture.h, datasharing.h and loop.h (what those share),
+ * emit.h (the C printed back).
  */
 #ifndef OMPDSMCC_IR_H
 #define OMPDSMCC_IR_H
 
-#include <stdio.h>
 #include <stddef.h>
 
 typedef struct Sym Sym;
@@ -52,7 +57,7 @@ typedef struct Token {
   int wrap_open;
   const char *wrap_open_text;   /* after that "{", if set */
   const char *wrap_close;
-  /* A spin loop on one word (omp_sync.c omp_mark_spin): the tokens of the
+  /* A spin loop on one word (omp_sync.c omp_sync_mark_spin): the tokens of the
      lvalue its condition reads, whose address and size emit.c passes to
      __ompdsm_spin_watch after the "{" (lt 0: none). */
   int spin_watch_ft, spin_watch_lt;
@@ -90,88 +95,6 @@ struct Sym {
                            (omp_outline.c, team_values) */
   Sym *next;            /* in its scope */
 };
-
-void scope_push(void);
-void scope_pop(void);
-int  scope_depth(void);
-Sym *scope_declare(const char *name, int kind, int ident);
-Sym *scope_lookup(const char *name);
-/* The declaration of name visible at token position pos (ignores later ones). */
-Sym *scope_lookup_before(const char *name, int pos);
-int  scope_is_typedef(const char *name);
-/* Tags (struct, union, enum names) have block scope like symbols. */
-Tag *tag_lookup(const char *name, int this_scope_only);
-Tag *tag_declare(const char *name, int kind, int tok);
-
-/* ---- type.c: C types from declaration specifiers and declarators ---- */
-enum { TY_VOID, TY_BOOL, TY_CHAR, TY_SHORT, TY_INT, TY_LONG, TY_LLONG, TY_FLOAT,
-       TY_DOUBLE, TY_LDOUBLE, TY_OTHER, TY_STRUCT, TY_UNION, TY_ENUM,
-       TY_PTR, TY_ARRAY, TY_FUNC };
-enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_ATOMIC = 8 };
-
-struct Type {
-  int kind;
-  int is_unsigned;
-  int qual;               /* Q_*, of this type itself (a pointer's own const) */
-  Type *base;             /* PTR: pointee; ARRAY: element; FUNC: return type */
-  int bound_ft, bound_lt; /* ARRAY: the bound's tokens (empty: []) */
-  int is_vla;             /* ARRAY: the bound is not a constant expression */
-  int params_ft, params_lt; /* FUNC: "(" ... ")" as written */
-  int spell_ft, spell_lt; /* OTHER: the specifier tokens that spell it */
-  Tag *tag;               /* STRUCT, UNION, ENUM */
-  Sym *tdef;              /* written as this typedef name (printing keeps it) */
-};
-
-struct Tag {
-  char *name;             /* NULL: anonymous */
-  int kind;               /* TY_STRUCT, TY_UNION, TY_ENUM */
-  int depth;              /* 0: file scope */
-  int tok;                /* where it was first named */
-  int def_ft, def_lt;     /* "struct S { ... }" when defined, else -1 */
-  Tag *next;              /* in its scope */
-};
-
-/* Declaration specifiers as the parser collects them. */
-enum { ST_NONE, ST_TYPEDEF, ST_EXTERN, ST_STATIC, ST_AUTO, ST_REGISTER };
-enum { K_VOID = 1, K_BOOL = 2, K_CHAR = 4, K_SHORT = 8, K_INT = 16, K_FLOAT = 32,
-       K_DOUBLE = 64, K_SIGNED = 128, K_UNSIGNED = 256, K_COMPLEX = 512, K_OTHER = 1024 };
-typedef struct Spec { int storage, is_thread, kw, nlong, qual, ft, lt; Type *ty; } Spec;
-
-/* A declarator: the derivations from the name outward ("*a[3]": array,
-   then pointer), applied to the specifiers' type in reverse. */
-enum { DK_IDENT, DK_FUNC, DK_OBJ };
-enum { DO_PTR, DO_ARRAY, DO_FUNC };
-typedef struct Param Param;
-typedef struct DOp { int kind, qual, ft, lt, is_vla; struct DOp *next; } DOp;
-typedef struct Decl {
-  int ident, kind, ft, lt, nparams;
-  int kr, kr_first;       /* K&R "f(a, b)": the first name of the list */
-  Param *params;
-  DOp *ops, *last_op;
-} Decl;
-struct Param { Spec spec; Decl *d; Param *next; };
-
-Type *spec_type(Spec *s, int report_tok);
-Type *decl_type(Type *base, Decl *d);
-Type *param_adjust(Type *t);
-Type *type_of_typedef(Sym *td, int qual);
-int  type_is_const_object(Type *t);   /* const-qualified, or an array of such */
-int  type_is_scalar(Type *t);         /* arithmetic, enum or pointer */
-int  type_is_void(Type *t);
-int  type_has_vla(Type *t);
-/* A declaration of name with type t, as C text. dims, when not NULL, give
-   the text of each variable array bound, outermost first (see vla_dims). */
-char *type_decl(Type *t, const char *name, char **dims);
-/* The expressions, over the object expression x, that compute each
-   variable bound of t at run time (sizeof ratios); returns their count. */
-int  vla_dims(Type *t, const char *x, char **out, int max);
-/* Replays, into o, the block-scope typedefs and tags that t needs, in
-   source order, skipping those already in *done (a list it extends). */
-typedef struct Replayed { int ft; struct Replayed *next; } Replayed;
-void type_replay_deps(FILE *o, Type *t, Replayed **done);
-/* The same for the names used in tokens a..b but declared before a. */
-void type_replay_span_deps(FILE *o, int a, int b, Replayed **done);
-int  type_needs_block_scope(Type *t); /* names a block-scope typedef or tag */
 
 enum { N_OTHER, N_COMPOUND, N_FOR, N_OMP, N_FUNC, N_DECL };
 
@@ -262,8 +185,6 @@ struct Omp {
   Dep *deps;
 };
 
-Omp *omp_parse(int tok);         /* parse the directive at token tok */
-
 /* ---- diagnostics ---- */
 extern int nerrors;
 extern int diag_quiet;      /* count errors without printing them */
@@ -273,123 +194,8 @@ void note_at(int tok, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 
-/* ---- parser.y ---- */
-extern Node *unit_first;          /* top-level external declarations */
+/* The unit's top-level external declarations (the parser links them). */
+extern Node *unit_first;
 extern Node *unit_last;
-int  parse_file(FILE *in);        /* returns 0 on success */
-
-/* ---- lower_context.c: output buffers, substitution contexts, the construct stack ---- */
-/* Where printed C goes. col: the column the next character lands in when
- * only the user's tokens were printed since the line began (0: unknown),
- * tok_end the stream's position after the last of them, and last its
- * last character (emit.c). */
-typedef struct Out { FILE *f; char *buf; size_t len; int file, line, sys, need_mark, col, last; long tok_end; } Out;
-typedef struct Ctx { Sym *sym; char *repl; struct Ctx *up; } Ctx;
-typedef struct Frame { int kind; const char *name; char it[48]; struct Frame *up; } Frame;
-extern Frame *frames;             /* lexically enclosing constructs being lowered */
-extern int uid;                   /* numbers generated names */
-extern Out *prelude;              /* outlined functions of the current function */
-extern Node *cur_function;        /* the function being lowered */
-/* Once per site, the call text of a name for the sharing profiler:
-   "{ static int flag; if (!flag) { flag = 1; call; } }" (omp_outline.c). */
-void gen_once(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* s as a C string literal's contents (quotes and backslashes escaped). */
-char *c_escape(const char *s);
-Out *out_mem(void);
-char *out_take(Out *o);
-void gen(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-Ctx *ctx_add(Ctx *up, Sym *s, const char *repl);
-const char *sym_text(Ctx *ctx, Sym *s);
-int  frame_find(int kind, int stop_at_parallel);
-void push(int kind, const char *name);
-void pop(void);
-
-/* ---- lower.c: the walk over constructs ---- */
-void lower_unit(void);            /* fills Node.lowered and Node.outlined */
-void lower_range(Out *o, int a, int b, Ctx *ctx);
-
-/* ---- emit.c: the user's tokens back as C ---- */
-void emit_tok(Out *o, int i, Ctx *ctx);
-char *span_text(int a, int b, Ctx *ctx);
-void emit_unit(FILE *out);
-
-/* ---- omp_datasharing.c ---- */
-/* A variable a worksharing construct privatizes: ptr names a pointer to
-   the original; a linear one also has its value at the construct (base)
-   and its step, evaluated once (omp_worksharing.c adds base + it * step
-   at each iteration). */
-typedef struct Priv { VarClause *v; char ptr[48], base[48], step[48]; } Priv;
-char *captured_decl(Sym *s, const char *name, char **dims);
-const char *red_identity(int op, const char *orig_ptr, const char *name);
-int  privs_open(Out *o, Omp *om, Ctx **ctx, Priv *pv, int max);
-void privs_close(Out *o, Priv *pv, int n, const char *last_flag, int at_join);
-
-/* ---- omp_worksharing.c ---- */
-typedef struct Loop { Sym *var; int var_tok; Span lb, ub, step; int op; int step_neg; Node *body; int decl; } Loop;
-int  loop_canonical(Node *f, Loop *L);
-int  loop_nest(Node *n, Omp *om, Loop *L);
-void loop_bounds(Out *o, Loop *L, int depth, int id, Ctx *ctx);
-void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx);
-void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx);
-void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx);
-void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx);
-void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx);
-
-/* ---- omp_outline.c ---- */
-void omp_lower_parallel(Out *o, Node *n, Omp *om, Ctx *ctx);
-/* What an outlined body (region or task) captures, and the code that
-   moves it through the argument block struct __ompdsm_args_<id>. */
-#define MAX_DIMS 8
-typedef struct Cap {
-  Sym *sym;
-  int kind, op, tok;
-  int by_ref;              /* the struct holds the original's address */
-  int ndims;               /* variable array bounds passed by value */
-  int vla_ptr;             /* a task's firstprivate pointer to a VLA, as a void * field */
-  const char *red_init;    /* a reduction copy's first value, if not the identity */
-  char *dims[MAX_DIMS];
-  struct Cap *next;
-} Cap;
-Cap *cap_find(Cap *l, Sym *s);
-Cap *cap_add(Cap **l, Sym *s, int kind, int op, int tok);
-int  cap_is_local(Sym *s);
-void caps_layout(Cap *caps, int for_task);
-void caps_fields(Out *R, Cap *caps);
-Ctx *caps_unpack(Out *R, Cap *caps, Node *body);   /* caps_replay, then caps_unpack_vars */
-void caps_replay(Out *R, Cap *caps, Node *body);
-Ctx *caps_unpack_vars(Out *R, Cap *caps);
-void caps_pack(Out *o, Cap *caps, int id, Ctx *ctx);
-
-/* ---- omp_task.c ---- */
-extern int unit_uses_tasks;       /* emit.c registers the unit with __ompdsm_tasks_used */
-void omp_lower_task(Out *o, Node *n, Omp *om, Ctx *ctx);
-void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx);
-void omp_lower_taskgroup(Out *o, Node *n, Omp *om, Ctx *ctx);
-
-/* ---- lower_context.c: what is shared where, for a task's defaults ----
-   While a construct's body is lowered, its data environment is on this
-   stack: a parallel region or task (a "boundary", with its body's span)
-   and, inside it, the variables it or an inline construct made shared or
-   private. A task asks it whether a local it names is shared. */
-typedef struct DsEnv { int boundary, ft, lt; Sym *sym; int shared; struct DsEnv *up; } DsEnv;
-extern DsEnv *dsenv;
-void ds_boundary(int ft, int lt);
-void ds_var(Sym *s, int shared);
-/* 1: s is shared where the task is; 0: private there (a task makes it firstprivate) */
-int  ds_is_shared(Sym *s);
-int  ds_private_here(Sym *s);
-/* error for each reduction of a worksharing construct on such a variable */
-void check_ws_reductions(Omp *om);
-
-/* ---- omp_sync.c ---- */
-void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx);
-/* A while or do loop (tokens ft..lt) whose body (bft..blt) holds nothing but
-   flush directives and empty statements waits for a flag: its flushes
-   become waits for news, and the loop is followed by an acquire of what
-   the flag's read may have shown (sync/flush.c). */
-void omp_mark_spin(int ft, int lt, int bft, int blt);
-/* omp_nowait.c: the barriers of fn's worksharing loops that a static
-   schedule makes unnecessary (marked nowait_inferred, one barrier after). */
-void nowait_infer(Node *fn);
 
 #endif

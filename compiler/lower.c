@@ -8,12 +8,19 @@
  * through lower_range, which the omp_*.c lowerings call for the bodies
  * they keep; plain tokens print through emit_tok. emit.c then prints the
  * unit, splicing in what this pass left on the nodes.
+ *
+ * The omp_*.c files are reached only through their entry points
+ * (omp_lower.h), and reach each other only through the core: a combined
+ * construct's region (omp_outline.c) hands its inner half to
+ * lower_construct.
  */
+#include "lower.h"
+#include "emit.h"
 #include "ir.h"
+#include "omp_lower.h"
 
-static void lower_omp(Out *o, Node *n, Ctx *ctx)
+void lower_construct(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
-  Omp *om = n->omp;
   switch (om->kind) {
   case OMP_PARALLEL: case OMP_PARALLEL_FOR: case OMP_PARALLEL_SECTIONS:
   case OMP_PARALLEL_MASTER: case OMP_PARALLEL_MASTER_TASKLOOP:
@@ -41,7 +48,7 @@ void lower_range(Out *o, int a, int b, Ctx *ctx)
     Node *n = toks[i].node;
     if (n && n->kind == N_OMP) {
       if (toks[i].pre) { gen(o, "\n%s", toks[i].pre); o->need_mark = 1; }
-      lower_omp(o, n, ctx);
+      lower_construct(o, n, n->omp, ctx);
       i = n->lt;
       continue;
     }
@@ -49,22 +56,19 @@ void lower_range(Out *o, int a, int b, Ctx *ctx)
   }
 }
 
-Node *cur_function;
-
 void lower_unit(void)
 {
   unit_uses_tasks = 0;
-  dsenv = NULL;
   for (Node *f = unit_first; f; f = f->next) {
     if (f->kind != N_FUNC) continue;
     cur_function = f;
-    nowait_infer(f);
+    omp_nowait_infer(f);
     prelude = out_mem();
     for (int i = f->ft; i <= f->lt; i++) {
       Node *n = toks[i].node;
       if (!n || n->kind != N_OMP) continue;
       Out *o = out_mem();
-      lower_omp(o, n, NULL);
+      lower_construct(o, n, n->omp, NULL);
       n->lowered = out_take(o);
       i = n->lt;
     }

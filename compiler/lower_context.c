@@ -1,7 +1,8 @@
 /*
  * lower_context.c — what the lowering passes share while they write C:
  * output buffers (Out), substitution contexts (Ctx) and the stack of
- * constructs being lowered (Frame).
+ * constructs being lowered (Frame). With lower.c, the lowering's core
+ * (lower.h); what is shared where (DsEnv) is datasharing.c's.
  *
  * This module knows nothing about OpenMP or about the token stream: lower.c
  * and the omp_*.c lowerings write generated text into Outs, emit.c writes
@@ -9,15 +10,19 @@
  * the point it is writing (its own name, "(*x)" through a pointer in an
  * outlined function, a private copy's name).
  */
+#include "lower.h"
 #include "ir.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 Frame *frames;
 int uid;
 Out *prelude;
+Node *cur_function;
+int unit_uses_tasks;
 
 Out *out_mem(void)
 {
@@ -97,7 +102,7 @@ int frame_find(int kind, int stop_at_parallel)
   return 0;
 }
 
-void push(int kind, const char *name)
+void frame_push(int kind, const char *name)
 {
   Frame *f = xcalloc(1, sizeof *f);
   f->kind = kind;
@@ -106,59 +111,9 @@ void push(int kind, const char *name)
   frames = f;
 }
 
-void pop(void)
+void frame_pop(void)
 {
   Frame *f = frames;
   frames = f->up;
   free(f);
-}
-
-DsEnv *dsenv;
-
-void ds_boundary(int ft, int lt)
-{
-  DsEnv *e = xcalloc(1, sizeof *e);
-  e->boundary = 1; e->ft = ft; e->lt = lt; e->up = dsenv;
-  dsenv = e;
-}
-
-void ds_var(Sym *s, int shared)
-{
-  DsEnv *e = xcalloc(1, sizeof *e);
-  e->sym = s; e->shared = shared; e->up = dsenv;
-  dsenv = e;
-}
-
-/* Innermost first: a listing decides; a boundary whose body declares s
-   makes it private to that region or task; with no boundary left, s is a
-   local of the function that holds an orphaned construct. */
-int ds_is_shared(Sym *s)
-{
-  for (DsEnv *e = dsenv; e; e = e->up) {
-    if (!e->boundary) { if (e->sym == s) return e->shared; continue; }
-    if (s->ident >= e->ft && s->ident <= e->lt) return 0;
-  }
-  return 0;
-}
-
-/* A worksharing construct's reduction needs a variable the region shares
-   (OpenMP: shared in the parallel region the construct binds to): 1 when s
-   is private in the innermost enclosing region or task (listed private
-   there, or a non-static local of its body). An orphaned construct cannot
-   tell: 0. */
-int ds_private_here(Sym *s)
-{
-  for (DsEnv *e = dsenv; e; e = e->up) {
-    if (!e->boundary) { if (e->sym == s) return !e->shared; continue; }
-    return s->ident >= e->ft && s->ident <= e->lt && !s->is_static;
-  }
-  return 0;
-}
-
-void check_ws_reductions(Omp *om)
-{
-  for (VarClause *v = om->vars; v; v = v->next)
-    if (v->kind == DS_REDUCTION && v->sym && ds_private_here(v->sym))
-      error_at(v->tok, "reduction variable '%s' is private in the enclosing region; "
-               "a worksharing construct reduces into a shared variable", v->sym->name);
 }

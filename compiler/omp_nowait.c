@@ -42,10 +42,14 @@
  * function runs on each thread's stack), or listed private/firstprivate on
  * the parallel construct, or threadprivate; every other variable is shared.
  */
+#include "omp_lower.h"
 #include "ir.h"
+#include "loop.h"
 #include "parser.h"
+#include "type.h"
 #include "../include/ompdsm_rt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -457,7 +461,7 @@ static void walk(Node *n, Node *par, int in_ws)
   }
 }
 
-void nowait_infer(Node *fn)
+void omp_nowait_infer(Node *fn)
 {
   if (fn && fn->body)
     walk(fn->body, NULL, 0);

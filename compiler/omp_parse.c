@@ -7,10 +7,14 @@
  * same name cannot capture them. Expressions (num_threads, if, chunk, index)
  * stay token spans; the lowering prints them with its substitutions.
  */
+#include "omp_parse.h"
 #include "ir.h"
 #include "parser.h"
+#include "scope.h"
+#include "type.h"
 #include "../include/ompdsm_rt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,14 +4,18 @@
  *
  * Checks that need the lexical nest (a barrier closely nested in a
  * worksharing/critical/ordered/master region; cond_* outside a critical)
- * use the frame stack that emit.c keeps; a parallel region starts a new
- * nest, because what is lexically inside it runs in a different function.
+ * use the frame stack that lower_context.c keeps; a parallel region
+ * starts a new nest, because what is lexically inside it runs in a
+ * different function.
  */
+#include "omp_lower.h"
+#include "emit.h"
 #include "ir.h"
+#include "lower.h"
 #include "parser.h"
-#include "../include/ompdsm_rt.h"
+#include "type.h"
 
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,10 +72,10 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     gen_once(o, "__ompdsm_name_critical(%s, \"%s:%d\")", q, f, d->line);
     free(f);
     gen(o, " __ompdsm_critical_start(%s); {", q);
-    push(OMP_CRITICAL, om->name);
+    frame_push(OMP_CRITICAL, om->name);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, ctx);
-    pop();
+    frame_pop();
     gen(o, " } __ompdsm_critical_end(%s); }", q);
     o->need_mark = 1;
     return;
@@ -90,20 +94,20 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
       gen(o, ")) __ompdsm_rhs%d = (", id);
       lower_range(o, rft, rlt, ctx);
       gen(o, "); __ompdsm_atomic_start(); {");
-      push(OMP_ATOMIC, NULL);
+      frame_push(OMP_ATOMIC, NULL);
       o->need_mark = 1;
       lower_range(o, n->body->ft, op, ctx);
       gen(o, " __ompdsm_rhs%d; ", id);
-      pop();
+      frame_pop();
       gen(o, " } __ompdsm_atomic_end(); }");
       o->need_mark = 1;
       return;
     }
     gen(o, " __ompdsm_atomic_start(); {");
-    push(OMP_ATOMIC, NULL);
+    frame_push(OMP_ATOMIC, NULL);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, ctx);
-    pop();
+    frame_pop();
     gen(o, " } __ompdsm_atomic_end(); }");
     o->need_mark = 1;
     return;
@@ -113,10 +117,10 @@ void omp_lower_sync(Out *o, Node *n, Omp *om, Ctx *ctx)
     for (Frame *f = frames; f && f->kind != OMP_PARALLEL; f = f->up)
       if (f->kind == OMP_FOR) { it = f->it; break; }
     if (it) gen(o, " { __ompdsm_ordered_start(%s); {", it); else gen(o, " { {");
-    push(OMP_ORDERED, NULL);
+    frame_push(OMP_ORDERED, NULL);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, ctx);
-    pop();
+    frame_pop();
     if (it) gen(o, " } __ompdsm_ordered_end(%s); }", it); else gen(o, " } }");
     o->need_mark = 1;
     return;
@@ -283,7 +287,7 @@ static int spin_word(int a, int b, int *la, int *lb)
   return 0;
 }
 
-void omp_mark_spin(int ft, int lt, int bft, int blt)
+void omp_sync_mark_spin(int ft, int lt, int bft, int blt)
 {
   int flushes = 0;
   for (int i = bft; i <= blt; i++) {

@@ -1,7 +1,7 @@
 /*
  * omp_task.c — task, taskloop and taskgroup.
  *
- * A task body is outlined like a region body (omp_outline.c's Cap kit):
+ * A task body is outlined like a region body (capture.c's Cap kit):
  *   static void __ompdsm_task_N(void *data)
  * and the encountering thread fills struct __ompdsm_args_N on its own stack
  * with the addresses of the task's shared variables and the values of its
@@ -12,7 +12,7 @@
  * Defaults follow OpenMP 5.x for tasks: a variable the task names and no
  * clause lists is shared if it is shared where the task is (globals, static
  * locals, what the enclosing region or task shares: the DsEnv stack in
- * lower_context.c knows), and firstprivate otherwise. A firstprivate copy
+ * datasharing.c knows), and firstprivate otherwise. A firstprivate copy
  * must be a field of the block, so a variably modified type (a VLA), whose
  * size exists only at run time, is rejected: copying it from the original
  * when the task runs, as a region does, would read a variable that may be
@@ -23,14 +23,20 @@
  * task maps its [lo, hi) back to the user's variables. The task that runs
  * the final iteration copies lastprivate values out.
  */
+#include "omp_lower.h"
+#include "capture.h"
+#include "datasharing.h"
+#include "emit.h"
 #include "ir.h"
+#include "loop.h"
+#include "lower.h"
 #include "parser.h"
+#include "type.h"
 #include "../include/ompdsm_rt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int unit_uses_tasks;
 
 static int has(Span s) { return s.ft <= s.lt; }
 
@@ -159,13 +165,13 @@ static void task_body(Out *R, Cap *caps, int ft, int lt, int a, int b, Ctx *c2)
   DsEnv *env = dsenv;
   ds_boundary(ft, lt);
   for (Cap *c = caps; c; c = c->next) ds_var(c->sym, c->kind == DS_SHARED);
-  push(OMP_TASK, NULL);
+  frame_push(OMP_TASK, NULL);
   Frame *saved = frames->up;
   frames->up = NULL;
   R->need_mark = 1;
   lower_range(R, a, b, c2);
   frames->up = saved;
-  pop();
+  frame_pop();
   dsenv = env;
 }
 
@@ -243,7 +249,7 @@ void omp_lower_taskloop(Out *o, Node *n, Omp *om, Ctx *ctx)
     if (c->kind != DS_REDUCTION || (c->op != OMPDSM_RED_MIN && c->op != OMPDSM_RED_MAX)) continue;
     char nm[300], init[320];
     snprintf(nm, sizeof nm, "__ompdsm_ri_%s", c->sym->name);
-    char *t = captured_decl(c->sym, nm, NULL);
+    char *t = cap_decl(c->sym, nm, NULL);
     gen(X, " %s;", t);
     free(t);
     snprintf(init, sizeof init, "__ompdsm_a->%s", nm);
@@ -352,10 +358,10 @@ void omp_lower_taskgroup(Out *o, Node *n, Omp *om, Ctx *ctx)
   (void)om;
   int id = ++uid;
   gen(o, " { int __ompdsm_tg%d __attribute__((cleanup(__ompdsm_taskgroup_cleanup))) = (__ompdsm_taskgroup_start(), 0); (void)__ompdsm_tg%d; {", id, id);
-  push(OMP_TASKGROUP, NULL);
+  frame_push(OMP_TASKGROUP, NULL);
   o->need_mark = 1;
   lower_range(o, n->body->ft, n->body->lt, ctx);
-  pop();
+  frame_pop();
   gen(o, " } }");
   o->need_mark = 1;
 }

@@ -8,130 +8,20 @@
  * linearizes a rectangular nest the same way, and a linear variable is
  * set the same way from its value at the loop. The thread that runs the
  * final iteration (or section) copies lastprivate and linear values out.
+ * The loops are taken apart by loop.c, the private copies made by
+ * datasharing.c.
  */
+#include "omp_lower.h"
+#include "datasharing.h"
+#include "emit.h"
 #include "ir.h"
-#include "parser.h"
+#include "loop.h"
+#include "lower.h"
+#include "type.h"
 #include "../include/ompdsm_rt.h"
 
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-/* ------------------------------------------------------------------ */
-/* canonical loops */
-
-
-static int is(int i, const char *s) { return !strcmp(toks[i].text, s); }
-
-static int find_top(int a, int b, const char **ops, int *which)
-{
-  int depth = 0;
-  for (int i = a; i <= b; i++) {
-    if (is(i, "(") || is(i, "[") || is(i, "{")) depth++;
-    else if (is(i, ")") || is(i, "]") || is(i, "}")) depth--;
-    else if (depth == 0)
-      for (int k = 0; ops[k]; k++)
-        if (is(i, ops[k])) { *which = k; return i; }
-  }
-  return -1;
-}
-
-int loop_canonical(Node *f, Loop *L)
-{
-  memset(L, 0, sizeof *L);
-  if (!f || f->kind != N_FOR) { error_at(f ? f->ft : -1, "'omp for' must be followed by a for loop"); return 0; }
-  int ft = f->ft;
-  /* init */
-  static const char *eq[] = { "=", NULL };
-  int w, e = find_top(f->ift, f->ilt, eq, &w);
-  if (e < 0 || e == f->ift || toks[e - 1].kind != IDENTIFIER || !toks[e - 1].sym) {
-    error_at(f->ift <= f->ilt ? f->ift : ft, "non-canonical loop: init must be 'var = lb'");
-    return 0;
-  }
-  static const char *comma[] = { ",", NULL };
-  if (find_top(e + 1, f->ilt, comma, &w) >= 0) { error_at(e, "non-canonical loop: init must declare one variable"); return 0; }
-  L->var_tok = e - 1;
-  L->var = toks[e - 1].sym;
-  L->decl = f->init_decl;
-  if (!f->init_decl && e - 1 != f->ift) { error_at(f->ift, "non-canonical loop: init must be 'var = lb'"); return 0; }
-  L->lb.ft = e + 1; L->lb.lt = f->ilt;
-  if (L->lb.ft > L->lb.lt) { error_at(e, "non-canonical loop: missing lower bound"); return 0; }
-  /* test */
-  static const char *rel[] = { "<", "<=", ">", ">=", NULL };
-  int r = find_top(f->cft, f->clt, rel, &w);
-  if (r < 0) { error_at(f->cft <= f->clt ? f->cft : ft, "non-canonical loop: test must be 'var < ub', 'var <= ub', 'var > ub' or 'var >= ub'"); return 0; }
-  if (r - 1 == f->cft && toks[f->cft].sym == L->var) { L->op = w; L->ub.ft = r + 1; L->ub.lt = f->clt; }
-  else if (r + 1 == f->clt && toks[f->clt].sym == L->var) { L->op = w ^ 2; L->ub.ft = f->cft; L->ub.lt = r - 1; }
-  else { error_at(f->cft, "non-canonical loop: test must compare the loop variable '%s'", L->var->name); return 0; }
-  /* increment */
-  int a = f->sft, b = f->slt, n = b - a + 1;
-  int ok = 0;
-  if (n == 2 && ((toks[a].sym == L->var && (is(b, "++") || is(b, "--"))) || (toks[b].sym == L->var && (is(a, "++") || is(a, "--"))))) {
-    L->step.ft = L->step.lt = -1;
-    L->step_neg = is(a, "--") || is(b, "--");
-    ok = 1;
-  } else if (n >= 3 && toks[a].sym == L->var && (is(a + 1, "+=") || is(a + 1, "-="))) {
-    L->step.ft = a + 2; L->step.lt = b; L->step_neg = is(a + 1, "-="); ok = 1;
-  } else if (n >= 5 && toks[a].sym == L->var && is(a + 1, "=") && toks[a + 2].sym == L->var && (is(a + 3, "+") || is(a + 3, "-"))) {
-    L->step.ft = a + 4; L->step.lt = b; L->step_neg = is(a + 3, "-"); ok = 1;
-  } else if (n >= 5 && toks[a].sym == L->var && is(a + 1, "=") && toks[b].sym == L->var && is(b - 1, "+")) {
-    L->step.ft = a + 2; L->step.lt = b - 2; ok = 1;
-  }
-  if (!ok) { error_at(a <= b ? a : ft, "non-canonical loop: increment must be ++, --, +=, -= or 'var = var + step'"); return 0; }
-  L->body = f->body;
-  return 1;
-}
-
-static Node *only_for(Node *b)
-{
-  if (!b) return NULL;
-  if (b->kind == N_FOR) return b;
-  if (b->kind == N_COMPOUND && b->kids && !b->kids->next && b->kids->kind == N_FOR &&
-      b->kids->ft == b->ft + 1 && b->kids->lt == b->lt - 1)
-    return b->kids;
-  return NULL;
-}
-
-/* The loops a construct with collapse(n) covers, checked canonical and
-   perfectly nested; returns n, or 0 after an error. */
-int loop_nest(Node *n, Omp *om, Loop *L)
-{
-  int depth = om->collapse > 1 ? om->collapse : 1;
-  if (depth > 8) { error_at(om->tok, "collapse depth above 8 is not supported"); return 0; }
-  Node *f = n->body;
-  for (int d = 0; d < depth; d++) {
-    if (!loop_canonical(f, &L[d])) return 0;
-    if (d + 1 < depth) {
-      f = only_for(L[d].body);
-      if (!f) { error_at(L[d].body ? L[d].body->ft : om->tok, "collapse(%d) needs %d perfectly nested loops", depth, depth); return 0; }
-    }
-  }
-  return depth;
-}
-
-/* Declares, in the enclosing context, each loop's bounds, step and trip
-   count (__ompdsm_lb<id>_<d>, _ub, _st, _cnt) and their product
-   __ompdsm_cnt<id>, the normalized iteration count. */
-void loop_bounds(Out *o, Loop *L, int depth, int id, Ctx *ctx)
-{
-  for (int d = 0; d < depth; d++) {
-    char *lb = span_text(L[d].lb.ft, L[d].lb.lt, ctx), *ub = span_text(L[d].ub.ft, L[d].ub.lt, ctx);
-    char *st = L[d].step.ft >= 0 ? span_text(L[d].step.ft, L[d].step.lt, ctx) : xstrdup("1");
-    gen(o, " __INT64_TYPE__ __ompdsm_lb%d_%d = (__INT64_TYPE__)(%s), __ompdsm_ub%d_%d = (__INT64_TYPE__)(%s), __ompdsm_st%d_%d = %s(__INT64_TYPE__)(%s);",
-        id, d, lb, id, d, ub, id, d, L[d].step_neg ? "-" : "", st);
-    static const char *cnt[] = {
-      "(__ompdsm_ub%1$d_%2$d > __ompdsm_lb%1$d_%2$d ? (__ompdsm_ub%1$d_%2$d - __ompdsm_lb%1$d_%2$d + __ompdsm_st%1$d_%2$d - 1) / __ompdsm_st%1$d_%2$d : 0)",
-      "(__ompdsm_ub%1$d_%2$d >= __ompdsm_lb%1$d_%2$d ? (__ompdsm_ub%1$d_%2$d - __ompdsm_lb%1$d_%2$d) / __ompdsm_st%1$d_%2$d + 1 : 0)",
-      "(__ompdsm_lb%1$d_%2$d > __ompdsm_ub%1$d_%2$d ? (__ompdsm_lb%1$d_%2$d - __ompdsm_ub%1$d_%2$d - __ompdsm_st%1$d_%2$d - 1) / -__ompdsm_st%1$d_%2$d : 0)",
-      "(__ompdsm_lb%1$d_%2$d >= __ompdsm_ub%1$d_%2$d ? (__ompdsm_lb%1$d_%2$d - __ompdsm_ub%1$d_%2$d) / -__ompdsm_st%1$d_%2$d + 1 : 0)" };
-    gen(o, " __INT64_TYPE__ __ompdsm_cnt%d_%d = ", id, d);
-    gen(o, cnt[L[d].op], id, d);
-    gen(o, ";");
-    free(lb); free(ub); free(st);
-  }
-  gen(o, " __INT64_TYPE__ __ompdsm_cnt%d = 1;", id);
-  for (int d = 0; d < depth; d++) gen(o, " __ompdsm_cnt%d *= __ompdsm_cnt%d_%d;", id, id, d);
-}
 
 /* The iterations a halo writer runs on this thread (omp_nowait.c): its own
    static chunk, and around each reading loop's chunk the indices that
@@ -170,14 +60,14 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   int depth = loop_nest(n, om, L);
   if (!depth) return;
   int id = ++uid;
-  check_ws_reductions(om);
+  ds_check_ws_reductions(om);
   DsEnv *env = dsenv;
   gen(o, " {");
   Priv pv[64];
   Ctx *c = ctx;
   /* evaluate bounds in the enclosing context, before any shadowing */
   loop_bounds(o, L, depth, id, ctx);
-  int np = privs_open(o, om, &c, pv, 64);
+  int np = ds_privs_open(o, om, &c, pv, 64);
   /* Every thread reads a linear variable's original at the loop, and the
      thread of the last iteration writes it back when its chunks are done,
      which may be before a slower thread has read it (seen: a pointer read
@@ -230,7 +120,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
       gen(o, " %s = (__typeof__(%s))(%s + __ompdsm_it%d * %s);", pv[i].v->sym->name,
           pv[i].v->sym->name, pv[i].base, id, pv[i].step);
   }
-  push(OMP_FOR, NULL);
+  frame_push(OMP_FOR, NULL);
   snprintf(frames->it, sizeof frames->it, "__ompdsm_it%d", id);
   o->need_mark = 1;
   for (HaloSub *hs = om->halo_subs; hs; hs = hs->next) {
@@ -240,7 +130,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
   }
   Node *body = L[depth - 1].body;
   lower_range(o, body->ft, body->lt, c);
-  pop();
+  frame_pop();
   gen(o, " }");
   /* a lastprivate loop variable gets the value after the final increment */
   for (int i = 0; i < np; i++)
@@ -249,7 +139,7 @@ void omp_lower_for(Out *o, Node *n, Omp *om, Ctx *ctx)
         gen(o, " if (__ompdsm_last%d) %s = (__typeof__(%s))(__ompdsm_lb%d_0 + __ompdsm_cnt%d_0 * __ompdsm_st%d_0);", id, L[d].var->name, L[d].var->name, id, id, id);
   char lf[32];
   snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
-  privs_close(o, pv, np, lf, om->ends_region);
+  ds_privs_close(o, pv, np, lf, om->ends_region);
   /* A halo writer's own chunk goes to the shared vectors (omp_nowait.c).
      Relaxed atomic stores (plain moves): the process's other threads may
      be copying the vector at the same time (a copy whose values there they
@@ -270,16 +160,16 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
   int ns = 0;
   for (Node *k = b->kids; k; k = k->next) ns++;
   int id = ++uid;
-  check_ws_reductions(om);
+  ds_check_ws_reductions(om);
   Priv pv[64];
   Ctx *c = ctx;
   DsEnv *env = dsenv;
   gen(o, " {");
-  int np = privs_open(o, om, &c, pv, 64);
+  int np = ds_privs_open(o, om, &c, pv, 64);
   gen(o, " int __ompdsm_last%d = 0; (void)__ompdsm_last%d; __ompdsm_sections_start(%d); for (;;) { int __ompdsm_s%d = __ompdsm_sections_next(); if (__ompdsm_s%d < 0) break; if (__ompdsm_s%d == %d) __ompdsm_last%d = 1; switch (__ompdsm_s%d) {",
       id, id, ns, id, id, id, ns - 1, id, id);
   int i = 0;
-  push(OMP_SECTIONS, NULL);
+  frame_push(OMP_SECTIONS, NULL);
   for (Node *k = b->kids; k; k = k->next, i++) {
     Node *s = k;
     if (k->kind == N_OMP && k->omp->kind == OMP_SECTION) s = k->body;
@@ -289,11 +179,11 @@ void omp_lower_sections(Out *o, Node *n, Omp *om, Ctx *ctx)
     if (s) lower_range(o, s->ft, s->lt, c);
     gen(o, " } break;");
   }
-  pop();
+  frame_pop();
   gen(o, " } }");
   char lf[32];
   snprintf(lf, sizeof lf, "__ompdsm_last%d", id);
-  privs_close(o, pv, np, lf, om->ends_region);
+  ds_privs_close(o, pv, np, lf, om->ends_region);
   gen(o, " __ompdsm_loop_end(%d); }", om->nowait);
   o->need_mark = 1;
   dsenv = env;
@@ -307,11 +197,11 @@ void omp_lower_single(Out *o, Node *n, Omp *om, Ctx *ctx)
     Ctx *c = ctx;
     DsEnv *env = dsenv;
     gen(o, " { int __ompdsm_ex%d = __ompdsm_single_start(); if (__ompdsm_ex%d) {", id, id);
-    int np = privs_open(o, om, &c, pv, 64);
-    push(OMP_SINGLE, NULL);
+    int np = ds_privs_open(o, om, &c, pv, 64);
+    frame_push(OMP_SINGLE, NULL);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, c);
-    pop();
+    frame_pop();
     dsenv = env;
     gen(o, " }");
     int ncp = 0;
@@ -331,10 +221,10 @@ void omp_lower_master(Out *o, Node *n, Omp *om, Ctx *ctx)
 {
     (void)om;
     gen(o, " if (__ompdsm_thread_num() == 0) {");
-    push(OMP_MASTER, NULL);
+    frame_push(OMP_MASTER, NULL);
     o->need_mark = 1;
     lower_range(o, n->body->ft, n->body->lt, ctx);
-    pop();
+    frame_pop();
     gen(o, " }");
     o->need_mark = 1;
 }
@@ -380,13 +270,13 @@ void omp_lower_serial(Out *o, Node *n, Omp *om, Ctx *ctx)
   Ctx *c = ctx;
   DsEnv *env = dsenv;
   gen(o, " {");
-  int np = privs_open(o, &own, &c, pv, 64);
-  push(OMP_SERIAL, NULL);
+  int np = ds_privs_open(o, &own, &c, pv, 64);
+  frame_push(OMP_SERIAL, NULL);
   o->need_mark = 1;
   if (n->body) lower_range(o, n->body->ft, n->body->lt, c);
-  pop();
+  frame_pop();
   dsenv = env;
-  privs_close(o, pv, np, "1", om->ends_region);
+  ds_privs_close(o, pv, np, "1", om->ends_region);
   gen(o, " }");
   o->need_mark = 1;
 }

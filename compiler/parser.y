@@ -20,11 +20,19 @@
 
 %code requires {
 #include "ir.h"
+#include "type.h"
+
+#include <stdio.h>
 typedef struct CC_LTYPE { int ft, lt, unused1_, unused2_; } CC_LTYPE;
 #define CC_LTYPE_IS_DECLARED 1
 #define CC_LTYPE_IS_TRIVIAL 1
 #define YYLLOC_DEFAULT(Cur, Rhs, N) do { if (N) { (Cur).ft = YYRHSLOC(Rhs, 1).ft; (Cur).lt = YYRHSLOC(Rhs, N).lt; } \
   else { (Cur).ft = YYRHSLOC(Rhs, 0).lt + 1; (Cur).lt = YYRHSLOC(Rhs, 0).lt; } } while (0)
+}
+
+%code provides {
+/* The unit read from in into the token array and nodes (ir.h); returns 0 on success. */
+int parse_file(FILE *in);
 }
 
 %union {
@@ -39,6 +47,10 @@ typedef struct CC_LTYPE { int ft, lt, unused1_, unused2_; } CC_LTYPE;
 }
 
 %code {
+#include "omp_lower.h"
+#include "omp_parse.h"
+#include "scope.h"
+
 #include <stdlib.h>
 #include <string.h>
 #define YYLTYPE CC_LTYPE
@@ -698,9 +710,9 @@ for_open : FOR '(' { scope_push(); $$ = NULL; } ;
 
 iteration_statement
   : WHILE '(' expression ')' statement              { $$ = node_new(N_OTHER, @$.ft, @$.lt); node_add($$, $5);
-                                                      omp_mark_spin(@$.ft, @$.lt, @5.ft, @5.lt); }
+                                                      omp_sync_mark_spin(@$.ft, @$.lt, @5.ft, @5.lt); }
   | DO statement WHILE '(' expression ')' ';'       { $$ = node_new(N_OTHER, @$.ft, @$.lt); node_add($$, $2);
-                                                      omp_mark_spin(@$.ft, @$.lt, @2.ft, @2.lt); }
+                                                      omp_sync_mark_spin(@$.ft, @$.lt, @2.ft, @2.lt); }
   | for_open expression_opt ';' expression_opt ';' expression_opt ')' statement {
       scope_pop();
       $$ = node_new(N_FOR, @$.ft, @$.lt);

@@ -9,7 +9,9 @@
  * clauses resolve with scope_lookup_before() so that a declaration after
  * the directive cannot capture a name.
  */
+#include "scope.h"
 #include "ir.h"
+#include "type.h"
 
 #include <string.h>
 

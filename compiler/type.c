@@ -21,9 +21,11 @@
  * the system cc does on the output; typeof and the GNU extended types are
  * TY_OTHER and print as spelled.
  */
+#include "type.h"
 #include "ir.h"
 #include "parser.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
