@@ -166,6 +166,9 @@ const char *dsm__udp_check_geometry(const struct hdr *h, size_t n);
  * pending for long; but their answers come in a burst, and at shutdown the
  * master only lingers briefly. Their retransmissions stay frequent. */
 #define RTO_CTL      (40 * MS)
+/* A call told PENDING waits at least this long before it asks again
+ * (transport_udp_rpc.c, on_pending). */
+#define RTO_PENDING  (250 * MS)
 #define WINDOW_BYTES (2u << 20)     /* unacknowledged bytes in flight per message */
 
 /* RFC 6298 smoothed round trip and its variation, in ns; srtt == 0 until

@@ -513,9 +513,16 @@ static void on_pending(const struct hdr *h)
     return;
   uint64_t now = dsm__now_ns();
   c->last_alive = now;
-  /* Deferred (a barrier, a lock held elsewhere): retransmit less often. */
+  /* Deferred (a barrier, a lock held elsewhere): the replier, having told
+   * us so, sends the reply until we acknowledge it (dsm__udp_reply_transmit,
+   * F_ACKREQ), so asking again only says that we still wait. It waits a
+   * quarter of a second at once: doubling from the round trip, a process
+   * that waited 0.4 s for a barrier's last member asked its manager three
+   * times, and each time woke the manager's service thread, which at 16
+   * processes is 15 wake-ups per resend round (2026-12-07). */
   uint64_t cap = dsm__udp_rto_cap(c->x);
-  c->x->rto = c->x->rto * 2 > cap ? cap : c->x->rto * 2;
+  uint64_t rto = c->x->rto * 2 < RTO_PENDING ? RTO_PENDING : c->x->rto * 2;
+  c->x->rto = rto > cap ? cap : rto;
   dsm__udp_timer_set(c->x, now + c->x->rto);
 }
 
