@@ -39,24 +39,19 @@
  * date after the writer's notice): each arrival lists the pages its sender
  * took a copy of, and the manager marks such runs CLEAN.
  *
- * Wire: arrival part: first:u32 last:u32 (own intervals of the epoch), then
- * npush:u32 and pairs reader:u32 sent:u32 (counts that changed), then
- * ntook:u32 and runs first:u32 count:u32 (copies taken).
- * Departure part: npush:u32 and triples home:u32 reader:u32 sent:u32 (read
- * by dsm__coll_depart_pushes), then flags:u32 (1: whole job, 2: every
- * record delivered), with flag 2 the manager's known vector (what everyone
- * holds after it), then nruns:u32 and runs of first:u32 count:u32
- * writer:u32 (| CLEAN).
+ * Wire: the arrival part and the departure part, their encoders and
+ * decoders, are in coll_msg.c (coll_msg.h says what they carry). Here
+ * arrivals are applied and departures gathered and applied.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "coll_msg.h"
 #include "dsm_internal.h"
 #include "lrc.h"
 
 #define MULTI 0xffffffffu
-#define CLEAN 0x80000000u      /* in a departure run's writer word */
 
 static uint32_t epoch_first = 1;    /* our first interval of the current epoch */
 static uint32_t prev_upto[DSM__MAX_PROCS];  /* records everyone held at the last full barrier */
@@ -164,8 +159,7 @@ static void gift_put(uint32_t pg, uint32_t gen, uint32_t rank)
 }
 
 /* Manager: push counts named by this collective's arrivals. */
-struct told { uint32_t home, reader, sent; };
-static struct told *told;
+static dsm__coll_told_t *told;
 static size_t ntold, told_cap;
 
 static void map_clear(void)
@@ -228,35 +222,18 @@ static void took_unique(void)
   ntook = m;
 }
 
-/* nruns:u32, then runs first:u32 count:u32 of the pages taken. */
-static void took_encode(dsm__buf_t *b)
-{
-  took_unique();
-  size_t at = b->len;
-  uint32_t nruns = 0;
-  dsm__buf_u32(b, 0);
-  for (size_t i = 0; i < ntook;) {
-    size_t j = i + 1;
-    while (j < ntook && took[j] <= took[j - 1] + 1)
-      j++;
-    dsm__buf_u32(b, took[i]);
-    dsm__buf_u32(b, took[j - 1] - took[i] + 1);
-    nruns++;
-    i = j;
-  }
-  memcpy(b->p + at, &nruns, 4);
-  /* What the next arrival sends again, unless a collective of the whole
-   * job clears it first. */
-  took_unique();
-}
-
 void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to)
 {
-  dsm__buf_u32(b, epoch_first);
-  dsm__buf_u32(b, dsm__vt[dsm__rank]);
-  dsm__push_told_encode(b);
-  took_encode(b);
-  dsm__first_touch_encode(b);
+  dsm__coll_told_t pairs[DSM__MAX_PROCS];
+  dsm__coll_arrive_in_t in = { .first = epoch_first, .last = dsm__vt[dsm__rank], .told = pairs };
+  in.ntold = dsm__push_told_take(pairs);
+  /* Sorted, each page once; kept: the next arrival sends it again, unless
+   * a collective of the whole job clears it first. */
+  took_unique();
+  in.took = took;
+  in.ntook = ntook;
+  in.ngifts = dsm__first_touch_gifts(&in.gifts);
+  dsm__coll_arrive_put(b, &in);
   dsm__push_ride_put(b, ride_to);   /* nothing rides to ourselves */
 }
 
@@ -266,12 +243,10 @@ static void bad_arrival(unsigned rank)
   dsm__fatal(DSM__EXIT_FATAL, "malformed collective arrival from rank %u", rank);
 }
 
-void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
+/* The pages rank wrote in its intervals first..last of the epoch (their
+ * records are in the store: they came with the arrival). */
+static void note_writers(unsigned rank, uint32_t first, uint32_t last)
 {
-  dsm__rd_t r = dsm__rd(data, len);
-  uint32_t first = dsm__rd_u32(&r), last = dsm__rd_u32(&r);
-  if (r.bad || rank >= dsm__nprocs || last > dsm__known[rank])
-    bad_arrival(rank);
   if (first <= dsm__gc_vt[rank])
     first = dsm__gc_vt[rank] + 1;
   for (uint32_t i = first; i <= last; i++) {
@@ -280,138 +255,115 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
     for (uint32_t k = 0; k < iv->npages; k++)
       map_put(&writers, iv->pages[k], rank);
   }
-  uint32_t npush = dsm__rd_u32(&r);
-  if (r.bad || npush > dsm__nprocs)
-    bad_arrival(rank);
-  for (uint32_t i = 0; i < npush; i++) {
-    uint32_t reader = dsm__rd_u32(&r), sent = dsm__rd_u32(&r);
-    if (r.bad || reader >= dsm__nprocs)
-      bad_arrival(rank);
+}
+
+static void note_told(unsigned rank, const dsm__coll_arrival_t *a)
+{
+  for (uint32_t i = 0; i < a->ntold; i++) {
+    uint32_t e[2];
+    dsm__coll_entry(a->told, i, 2, e);
     if (ntold == told_cap) {
       told_cap = told_cap ? 2 * told_cap : 64;
       told = realloc(told, told_cap * sizeof *told);
       if (!told) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
     }
-    told[ntold++] = (struct told){ rank, reader, sent };
+    told[ntold++] = (dsm__coll_told_t){ rank, e[0], e[1] };
   }
-  uint32_t nruns = dsm__rd_u32(&r);
-  if (r.bad || nruns > dsm__npages)
-    bad_arrival(rank);
-  for (uint32_t i = 0; i < nruns; i++) {
-    uint32_t tfirst = dsm__rd_u32(&r), count = dsm__rd_u32(&r);
-    if (r.bad || tfirst >= dsm__npages || count > dsm__npages - tfirst)
-      bad_arrival(rank);
-    for (uint32_t pg = tfirst; pg < tfirst + count; pg++)
+}
+
+static void note_runs(unsigned rank, const dsm__coll_arrival_t *a)
+{
+  for (uint32_t i = 0; i < a->ntook; i++) {
+    uint32_t e[2];
+    dsm__coll_entry(a->took, i, 2, e);
+    for (uint32_t pg = e[0]; pg < e[0] + e[1]; pg++)
       map_put(&takers, pg, rank);
   }
-  nruns = dsm__rd_u32(&r);
-  if (r.bad || nruns > dsm__npages)
-    bad_arrival(rank);
-  for (uint32_t i = 0; i < nruns; i++) {
-    uint32_t gfirst = dsm__rd_u32(&r), count = dsm__rd_u32(&r), gen = dsm__rd_u32(&r);
-    if (r.bad || gfirst >= dsm__npages || count > dsm__npages - gfirst || gen == 0 ||
-        gen > UINT16_MAX)
-      bad_arrival(rank);
-    for (uint32_t pg = gfirst; pg < gfirst + count; pg++)
-      gift_put(pg, gen, rank);
+  for (uint32_t i = 0; i < a->ngifts; i++) {
+    uint32_t e[3];
+    dsm__coll_entry(a->gifts, i, 3, e);
+    for (uint32_t pg = e[0]; pg < e[0] + e[1]; pg++)
+      gift_put(pg, e[2], rank);
   }
+}
+
+void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
+{
+  dsm__coll_arrival_t a;
+  if (rank >= dsm__nprocs ||
+      !dsm__coll_arrival_read(&a, data, len, dsm__nprocs, dsm__npages, dsm__known[rank]))
+    bad_arrival(rank);
+  note_writers(rank, a.first, a.last);
+  note_told(rank, &a);
+  note_runs(rank, &a);
   /* The pushes riding in an arrival are for the process that takes it. Our
    * own arrival carries some only in a tie of a barrier of two, and those
-   * went to the other process with it (sync/barrier.c). */
-  if (rank == dsm__rank) {
-    uint32_t rlen = dsm__rd_u32(&r);
-    (void)dsm__rd_take(&r, rlen);
-  } else if (dsm__push_ride_take(rank, &r) < 0) {
-    bad_arrival(rank);
-  }
-  if (r.bad || r.off != r.len)
+   * went to the other process with it (sync/barrier.c). A malformed PUSH
+   * is refused by its own decoder, which stores nothing then. */
+  if (rank != dsm__rank && dsm__push_ride_take(rank, &a.ride) < 0)
     bad_arrival(rank);
 }
 
-struct run { uint32_t first, count, writer; };
-
-static int by_first(const void *a, const void *b)
+/* Manager: the departure's gifts, each page with its home now (NULL
+ * when there are none, as in most collectives) ... */
+static dsm__coll_page_t *gift_pages(size_t *n)
 {
-  const struct run *x = a, *y = b;
-  return x->first < y->first ? -1 : x->first > y->first;
+  *n = 0;
+  if (!gifts.used)
+    return NULL;
+  dsm__coll_page_t *out = dsm__xcalloc(gifts.used, sizeof *out);
+  for (size_t k = 0; k < gifts.used; k++) {
+    uint32_t i = gifts.slots[k];
+    out[(*n)++] = (dsm__coll_page_t){ gifts.key[i], (gifts.val[i] & 511) - 1 };
+  }
+  return out;
 }
 
-/* Append nruns:u32 and the runs (n of one page each, malloc'd or NULL),
- * sorted, with neighbours of the same writer merged; frees them. */
-static void runs_put(dsm__buf_t *b, struct run *runs, size_t n)
+/* ... and its pages with one writer, each with the writer. */
+static dsm__coll_page_t *writer_pages(size_t *n)
 {
-  if (n)
-    qsort(runs, n, sizeof *runs, by_first);
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (m && runs[m - 1].first + runs[m - 1].count == runs[i].first &&
-        runs[m - 1].writer == runs[i].writer)
-      runs[m - 1].count++;
-    else
-      runs[m++] = runs[i];
+  *n = 0;
+  if (!writers.used)
+    return NULL;
+  dsm__coll_page_t *out = dsm__xcalloc(writers.used, sizeof *out);
+  for (size_t k = 0; k < writers.used; k++) {
+    uint32_t i = writers.slots[k], w = writers.val[i];
+    if (!w || w == MULTI)
+      continue;
+    /* CLEAN: no one but the writer took a copy in the epoch. */
+    uint32_t t = map_get(&takers, writers.key[i]);
+    out[(*n)++] = (dsm__coll_page_t){ writers.key[i],
+                                      (w - 1) | (t == 0 || t == w ? DSM__COLL_CLEAN : 0) };
   }
-  dsm__buf_u32(b, (uint32_t)m);
-  for (size_t i = 0; i < m; i++) {
-    dsm__buf_u32(b, runs[i].first);
-    dsm__buf_u32(b, runs[i].count);
-    dsm__buf_u32(b, runs[i].writer);
-  }
-  free(runs);
+  return out;
 }
 
 void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records)
 {
-  dsm__buf_u32(b, (uint32_t)ntold);
-  for (size_t i = 0; i < ntold; i++) {
-    dsm__buf_u32(b, told[i].home);
-    dsm__buf_u32(b, told[i].reader);
-    dsm__buf_u32(b, told[i].sent);
+  dsm__coll_depart_in_t in = {
+    .told = told, .ntold = ntold, .known = dsm__known, .nprocs = dsm__nprocs,
+    .flags = (full ? DSM__COLL_FULL : 0) | (all_records ? DSM__COLL_RECORDS : 0),
+  };
+  /* Pages given at a first touch (first_touch.c), and pages with one
+   * writer: only a collective of the whole job moves homes. */
+  if (full) {
+    in.gifts = gift_pages(&in.ngifts);
+    in.writers = writer_pages(&in.nwriters);
   }
-  dsm__buf_u32(b, (full ? 1u : 0u) | (all_records ? 2u : 0u));
-  if (all_records)
-    dsm__vt_encode(b, dsm__known);
-  /* Pages given at a first touch (first_touch.c): named before the moves
-   * of the epoch's writers, which may move them on. */
-  size_t n = 0;
-  struct run *runs = NULL;
-  if (full && gifts.used) {
-    runs = dsm__xcalloc(gifts.used, sizeof *runs);
-    for (size_t k = 0; k < gifts.used; k++) {
-      uint32_t i = gifts.slots[k];
-      runs[n++] = (struct run){ gifts.key[i], 1, (gifts.val[i] & 511) - 1 };
-    }
-  }
-  runs_put(b, runs, n);
-  n = 0;
-  runs = NULL;
-  if (full && writers.used) {
-    runs = dsm__xcalloc(writers.used, sizeof *runs);
-    for (size_t k = 0; k < writers.used; k++) {
-      uint32_t i = writers.slots[k], w = writers.val[i];
-      if (!w || w == MULTI)
-        continue;
-      /* CLEAN: no one but the writer took a copy in the epoch. */
-      uint32_t t = map_get(&takers, writers.key[i]);
-      runs[n++] = (struct run){ writers.key[i], 1, (w - 1) | (t == 0 || t == w ? CLEAN : 0) };
-    }
-  }
-  runs_put(b, runs, n);
+  dsm__coll_depart_put(b, &in);
+  free(in.gifts);
+  free(in.writers);
   map_clear();
 }
 
-int dsm__coll_depart_pushes(dsm__rd_t *r)
+void dsm__coll_depart_pushes(const dsm__coll_depart_t *d)
 {
-  uint32_t n = dsm__rd_u32(r);
-  if (r->bad || n > (uint32_t)dsm__nprocs * dsm__nprocs)
-    return -1;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t home = dsm__rd_u32(r), reader = dsm__rd_u32(r), sent = dsm__rd_u32(r);
-    if (r->bad || home >= dsm__nprocs || reader >= dsm__nprocs)
-      return -1;
-    if (reader == dsm__rank)
-      dsm__push_expect(home, sent);
+  for (uint32_t i = 0; i < d->ntold; i++) {
+    uint32_t e[3];      /* home, reader, sent */
+    dsm__coll_entry(d->told, i, 3, e);
+    if (e[1] == dsm__rank)
+      dsm__push_expect(e[0], e[2]);
   }
-  return 0;
 }
 
 void dsm__coll_release(unsigned team)
@@ -421,20 +373,13 @@ void dsm__coll_release(unsigned team)
   dsm__release();
 }
 
-int dsm__coll_depart_apply(dsm__rd_t *r)
+/* Pages given at a first touch in the epoch, and their homes now. */
+static void depart_gifts(const dsm__coll_depart_t *d)
 {
-  uint32_t flags = dsm__rd_u32(r);
-  uint32_t upto[DSM__MAX_PROCS];
-  if ((flags & 2) && dsm__vt_decode(r, upto) < 0)
-    return -1;
-  uint32_t n = dsm__rd_u32(r);
-  if (r->bad)
-    return -1;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t first = dsm__rd_u32(r), count = dsm__rd_u32(r), to = dsm__rd_u32(r);
-    if (r->bad || to >= dsm__nprocs || first >= dsm__npages || count > dsm__npages - first ||
-        !(flags & 1))
-      return -1;
+  for (uint32_t i = 0; i < d->ngifts; i++) {
+    uint32_t e[3];      /* first, count, to */
+    dsm__coll_entry(d->gifts, i, 3, e);
+    uint32_t first = e[0], count = e[1], to = e[2];
     for (uint32_t pg = first; pg < first + count; pg++) {
       dsm__page_t *p = dsm__page(pg);
       /* The giver and the new home set it at the gift; a process that was
@@ -447,16 +392,16 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
     DSM__DEBUG("epoch %u: pages %u-%u were given to rank %u", dsm__epoch, first,
                first + count - 1, to);
   }
-  n = dsm__rd_u32(r);
-  if (r->bad)
-    return -1;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t first = dsm__rd_u32(r), count = dsm__rd_u32(r), writer = dsm__rd_u32(r);
-    int clean = !!(writer & CLEAN);
-    writer &= ~CLEAN;
-    if (r->bad || writer >= dsm__nprocs || first >= dsm__npages || count > dsm__npages - first ||
-        !(flags & 1))
-      return -1;
+}
+
+/* Pages with one writer in the epoch: their homes move to it. */
+static void depart_moves(const dsm__coll_depart_t *d)
+{
+  for (uint32_t i = 0; i < d->nruns; i++) {
+    uint32_t e[3];      /* first, count, writer | CLEAN */
+    dsm__coll_entry(d->runs, i, 3, e);
+    int clean = !!(e[2] & DSM__COLL_CLEAN);
+    uint32_t first = e[0], count = e[1], writer = e[2] & ~DSM__COLL_CLEAN;
     for (uint32_t pg = first; pg < first + count; pg++) {
       dsm__page_t *p = dsm__page(pg);
       if (p->home == writer) {
@@ -477,25 +422,35 @@ int dsm__coll_depart_apply(dsm__rd_t *r)
         p->carry_off = 1;
     }
   }
-  dsm__prot_flush();
-  if (flags & 1) {
-    dsm__epoch++;
-    ntook = 0;
-    dsm__first_touch_epoch_end();
-    epoch_first = dsm__vt[dsm__rank] + 1;
-    dsm__home_retry();
-    if (flags & 2) {
-      /* Everyone has taken the previous barrier's departure by now (they
-       * arrived at this one), so they hold everything up to prev_upto; not
-       * necessarily this one's yet. */
-      if (dsm__gc_wanted())
-        dsm__gc_run(prev_upto);
-      memcpy(prev_upto, upto, dsm__nprocs * sizeof *upto);
-    }
+}
+
+/* A collective of the whole job ended the epoch. */
+static void epoch_end(const dsm__coll_depart_t *d)
+{
+  dsm__epoch++;
+  ntook = 0;
+  dsm__first_touch_epoch_end();
+  epoch_first = dsm__vt[dsm__rank] + 1;
+  dsm__home_retry();
+  if (d->flags & DSM__COLL_RECORDS) {
+    /* Everyone has taken the previous barrier's departure by now (they
+     * arrived at this one), so they hold everything up to prev_upto; not
+     * necessarily this one's yet. */
+    if (dsm__gc_wanted())
+      dsm__gc_run(prev_upto);
+    memcpy(prev_upto, d->known, dsm__nprocs * sizeof *prev_upto);
   }
+}
+
+void dsm__coll_depart_apply(const dsm__coll_depart_t *d)
+{
+  depart_gifts(d);
+  depart_moves(d);
+  dsm__prot_flush();
+  if (d->flags & DSM__COLL_FULL)
+    epoch_end(d);
   dsm__home_send_held();
   dsm__push_ride_end();
-  return 0;
 }
 
 void dsm__coll_lag(void)

@@ -83,6 +83,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_msg.h"
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
@@ -105,8 +106,7 @@ static int empty(uint32_t pg, int write)
 
 /* Pages given to this process since the last collective of the whole job,
  * with the gift's generation. */
-struct got { uint32_t pg, gen; };
-static struct got *got;
+static dsm__coll_page_t *got;     /* word: the generation */
 static size_t ngot, got_cap;
 
 /* May page pg leave this process with its first toucher at all? */
@@ -200,23 +200,23 @@ void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, int with_d
     got = realloc(got, got_cap * sizeof *got);
     if (!got) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
   }
-  got[ngot++] = (struct got){ pg, gen };
+  got[ngot++] = (dsm__coll_page_t){ pg, gen };
   DSM__STAT_INC(homes_received);
 }
 
 static int by_page_gen(const void *a, const void *b)
 {
-  const struct got *x = a, *y = b;
+  const dsm__coll_page_t *x = a, *y = b;
   if (x->pg != y->pg)
     return x->pg < y->pg ? -1 : 1;
-  return x->gen < y->gen ? -1 : x->gen > y->gen;
+  return x->word < y->word ? -1 : x->word > y->word;
 }
 
-void dsm__first_touch_encode(dsm__buf_t *b)
+size_t dsm__first_touch_gifts(const dsm__coll_page_t **gifts)
 {
   /* Sorted (a cold run comes in address order, but a run fetched backward
    * or by several threads need not), one entry per page (its newest
-   * gift), then runs of consecutive pages with the same generation. */
+   * gift); the arrival sends them as runs (coll_msg.c). */
   if (ngot > 1) {
     qsort(got, ngot, sizeof *got, by_page_gen);
     size_t m = 0;
@@ -227,20 +227,8 @@ void dsm__first_touch_encode(dsm__buf_t *b)
     }
     ngot = m;
   }
-  size_t at = b->len;
-  uint32_t nruns = 0;
-  dsm__buf_u32(b, 0);
-  for (size_t i = 0; i < ngot;) {
-    size_t j = i + 1;
-    while (j < ngot && got[j].pg == got[j - 1].pg + 1 && got[j].gen == got[i].gen)
-      j++;
-    dsm__buf_u32(b, got[i].pg);
-    dsm__buf_u32(b, (uint32_t)(j - i));
-    dsm__buf_u32(b, got[i].gen);
-    nruns++;
-    i = j;
-  }
-  memcpy(b->p + at, &nruns, 4);
+  *gifts = got;
+  return ngot;
 }
 
 void dsm__first_touch_epoch_end(void)

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_msg.h"
 #include "diff.h"
 #include "dsm_internal.h"
 #include "profile.h"
@@ -569,11 +570,10 @@ void dsm__push_ride_begin(unsigned team)
 void dsm__push_ride_put(dsm__buf_t *b, unsigned r)
 {
   if (!ride || !ride[r].msg) {
-    dsm__buf_u32(b, 0);
+    dsm__coll_ride_put(b, NULL, 0);
     return;
   }
-  dsm__buf_u32(b, (uint32_t)ride[r].len);
-  dsm__buf_put(b, ride[r].msg, ride[r].len);
+  dsm__coll_ride_put(b, ride[r].msg, (uint32_t)ride[r].len);
   free(ride[r].msg);
   ride[r].msg = NULL;
   DSM__STAT_INC(push_rides);
@@ -592,18 +592,15 @@ uint32_t dsm__push_sent_to(unsigned r)
   return push_seq[r];
 }
 
-void dsm__push_told_encode(dsm__buf_t *b)
+size_t dsm__push_told_take(dsm__coll_told_t *told)
 {
-  uint32_t n = 0;
-  for (unsigned r = 0; r < dsm__nprocs; r++)
-    n += push_seq[r] != push_told[r];
-  dsm__buf_u32(b, n);
+  size_t n = 0;
   for (unsigned r = 0; r < dsm__nprocs; r++)
     if (push_seq[r] != push_told[r]) {
-      dsm__buf_u32(b, r);
-      dsm__buf_u32(b, push_seq[r]);
+      told[n++] = (dsm__coll_told_t){ dsm__rank, r, push_seq[r] };
       push_told[r] = push_seq[r];
     }
+  return n;
 }
 
 /* UNSUB: count, pages. */

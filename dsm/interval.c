@@ -23,6 +23,7 @@
 #include "page_state.h"
 #include "profile.h"
 #include "onesided.h"
+#include "record_msg.h"
 
 uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt, *dsm__seen;
 uint32_t dsm__epoch;
@@ -172,13 +173,10 @@ int dsm__need_met(const dsm__page_t *p, const uint32_t *pv)
 
 /* ---- release ------------------------------------------------------------------------ */
 
-static void release(dsm__carry_t **carry, int scan)
+/* The record of the interval a release closes: the pages written in it,
+ * and vt with the interval counted. */
+static dsm__interval_t *interval_close(void)
 {
-  if (scan)
-    dsm__hot_scan();
-  dsm__write_ahead_settle();
-  if (!dsm__ndirty)
-    return;
   uint32_t me = dsm__rank;
   dsm__interval_t *iv = xalloc(sizeof *iv);
   iv->proc = me;
@@ -189,6 +187,82 @@ static void release(dsm__carry_t **carry, int scan)
   memcpy(iv->pages, dsm__dirty, dsm__ndirty * sizeof(uint32_t));
   dsm__vt[me] = iv->idx;
   memcpy(iv->vt, dsm__vt, dsm__nprocs * sizeof(uint32_t));
+  return iv;
+}
+
+/* A release's diffs are made here. Only used under dsm__mu, so one buffer
+ * serves everyone. */
+static uint8_t diff_tmp[5 * DSM__PAGE / 2 + 64];
+
+/* A written page homed here, at the release of interval idx. Returns 1
+ * when it stays writable (hot.c). */
+static int release_home(uint32_t pg, dsm__page_t *p, uint32_t idx, dsm__carry_t **carry,
+                        uint32_t since)
+{
+  if (p->twin)
+    dsm__prof_home_wrote(pg, dsm__epoch, p->twin, dsm__page_sys(pg));
+  if (carry) {
+    /* Our own writes only: diffs applied meanwhile went into the twin too. */
+    size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, diff_tmp);
+    dsm__carry_add(carry, pg, idx, p->pv, diff_tmp, len);
+  }
+  int pushed = dsm__home_released(pg, p, idx, carry != NULL);
+  /* The lock's next holder may make its copy current from the carried
+   * diff, without asking us: the page must not turn exclusive. */
+  if (carry)
+    p->tainted = 1;
+  if (dsm__hot_keep(pg, p, since, pushed)) {
+    p->dirty = 1;      /* writable, its twin the page as released */
+    return 1;
+  }
+  dsm__twin_free(p->twin);
+  p->twin = NULL;
+  return 0;
+}
+
+/* A written copy homed elsewhere: its diff goes home. Returns 1 when it
+ * stays writable. */
+static int release_copy(uint32_t pg, dsm__page_t *p, uint32_t idx, dsm__carry_t **carry,
+                        uint32_t since)
+{
+  uint32_t me = dsm__rank;
+  /* Even an empty diff goes home: it moves the home's version past this
+   * interval, which readers holding our notice wait for. */
+  DSM__ASSERT(p->twin);
+  if (carry || !dsm__diff_defer(pg, p, idx)) {
+    size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, diff_tmp);
+    dsm__diff_queue(pg, p->home, idx, p->pv, diff_tmp, len);
+    if (carry)
+      dsm__carry_add(carry, pg, idx, p->pv, diff_tmp, len);
+    dsm__page_pv(p)[me] = idx;
+    /* A copy written in interval after interval (data that migrates
+     * with a lock and comes back, a counter re-acquired locally) stays
+     * writable like a hot home page (hot.c); not through a collective. */
+    if (!dsm__diff_holding() && dsm__hot_keep(pg, p, since, 0)) {
+      p->dirty = 1;
+      return 1;
+    }
+    if (p->hot) {
+      dsm__hot_drop(pg, p);
+    } else {
+      dsm__twin_free(p->twin);
+      p->twin = NULL;
+    }
+  } else {
+    dsm__hot_unlist(pg, p);      /* the held diff needs the twin */
+  }
+  dsm__page_pv(p)[me] = idx;
+  return 0;
+}
+
+static void release(dsm__carry_t **carry, int scan)
+{
+  if (scan)
+    dsm__hot_scan();
+  dsm__write_ahead_settle();
+  if (!dsm__ndirty)
+    return;
+  dsm__interval_t *iv = interval_close();
 
   /* Other threads of this process (threads.c) keep running through the
    * release: a write landing between a page's diff and its protection would
@@ -203,62 +277,16 @@ static void release(dsm__carry_t **carry, int scan)
     dsm__prot_flush();
   }
 
-  /* Only used under dsm__mu, so one buffer serves everyone. */
-  static uint8_t tmp[5 * DSM__PAGE / 2 + 64];
-  DSM__ASSERT(dsm__diff_max(DSM__PAGE) <= sizeof tmp);
+  DSM__ASSERT(dsm__diff_max(DSM__PAGE) <= sizeof diff_tmp);
   for (size_t i = 0; i < dsm__ndirty; i++) {
     uint32_t pg = dsm__dirty[i];
     dsm__page_t *p = dsm__page(pg);
     p->dirty = 0;
     uint32_t since = p->own_last ? iv->idx - p->own_last : 0;
     p->own_last = iv->idx;
-    if (p->home == me) {
-      if (p->twin)
-        dsm__prof_home_wrote(pg, dsm__epoch, p->twin, dsm__page_sys(pg));
-      if (carry) {
-        /* Our own writes only: diffs applied meanwhile went into the twin too. */
-        size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, tmp);
-        dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
-      }
-      int pushed = dsm__home_released(pg, p, iv->idx, carry != NULL);
-      /* The lock's next holder may make its copy current from the carried
-       * diff, without asking us: the page must not turn exclusive. */
-      if (carry)
-        p->tainted = 1;
-      if (dsm__hot_keep(pg, p, since, pushed)) {
-        p->dirty = 1;      /* writable, its twin the page as released */
-        continue;
-      }
-      dsm__twin_free(p->twin);
-      p->twin = NULL;
-    } else {
-      /* Even an empty diff goes home: it moves the home's version past this
-       * interval, which readers holding our notice wait for. */
-      DSM__ASSERT(p->twin);
-      if (carry || !dsm__diff_defer(pg, p, iv->idx)) {
-        size_t len = dsm__diff_encode(p->twin, dsm__page_current(pg), DSM__PAGE, tmp);
-        dsm__diff_queue(pg, p->home, iv->idx, p->pv, tmp, len);
-        if (carry)
-          dsm__carry_add(carry, pg, iv->idx, p->pv, tmp, len);
-        dsm__page_pv(p)[me] = iv->idx;
-        /* A copy written in interval after interval (data that migrates
-         * with a lock and comes back, a counter re-acquired locally) stays
-         * writable like a hot home page (hot.c); not through a collective. */
-        if (!dsm__diff_holding() && dsm__hot_keep(pg, p, since, 0)) {
-          p->dirty = 1;
-          continue;
-        }
-        if (p->hot) {
-          dsm__hot_drop(pg, p);
-        } else {
-          dsm__twin_free(p->twin);
-          p->twin = NULL;
-        }
-      } else {
-        dsm__hot_unlist(pg, p);      /* the held diff needs the twin */
-      }
-      dsm__page_pv(p)[me] = iv->idx;
-    }
+    if (p->home == dsm__rank ? release_home(pg, p, iv->idx, carry, since)
+                             : release_copy(pg, p, iv->idx, carry, since))
+      continue;
     /* Write-protected so that a write in the next interval is seen. */
     if (p->prot == DSM__PROT_WRITE)
       dsm__prot_queue(pg, DSM__PROT_READ);
@@ -349,45 +377,37 @@ void dsm__acquire_after_release(void) { acquire(0); }
 
 /* ---- records on the wire -------------------------------------------------------------- */
 
-/* Wire form of one record: proc, idx, npages, vt[nprocs], pages[npages]. */
-static void encode_one(dsm__buf_t *b, const dsm__interval_t *iv)
-{
-  dsm__buf_u32(b, iv->proc);
-  dsm__buf_u32(b, iv->idx);
-  dsm__buf_u32(b, iv->npages);
-  dsm__buf_put(b, iv->vt, dsm__nprocs * sizeof(uint32_t));
-  dsm__buf_put(b, iv->pages, iv->npages * sizeof(uint32_t));
-}
+/* Records go out from the store here; their wire form, and the decoder
+ * that refuses a malformed list before it touches the store, are in
+ * record_msg.c. */
 
 void dsm__intervals_encode(dsm__buf_t *b, const uint32_t *their)
 {
-  size_t count_at = b->len;
+  size_t count_at = dsm__records_begin(b);
   uint32_t count = 0;
-  dsm__buf_u32(b, 0);
   for (uint32_t q = 0; q < dsm__nprocs; q++) {
     uint32_t from = their[q] > dsm__gc_vt[q] ? their[q] : dsm__gc_vt[q];
     for (uint32_t i = from + 1; i <= dsm__known[q]; i++) {
-      encode_one(b, dsm__interval_get(q, i));
+      dsm__record_put(b, dsm__interval_get(q, i), dsm__nprocs);
       count++;
     }
   }
-  memcpy(b->p + count_at, &count, 4);
+  dsm__records_end(b, count_at, count);
 }
 
 void dsm__intervals_encode_applied(dsm__buf_t *b, const uint32_t *their)
 {
-  size_t count_at = b->len;
+  size_t count_at = dsm__records_begin(b);
   uint32_t count = 0;
-  dsm__buf_u32(b, 0);
   for (uint32_t q = 0; q < dsm__nprocs; q++) {
     uint32_t from = their[q] > dsm__gc_vt[q] ? their[q] : dsm__gc_vt[q];
     uint32_t upto = q == dsm__rank ? dsm__known[q] : dsm__vt[q];
     for (uint32_t i = from + 1; i <= upto; i++) {
-      encode_one(b, dsm__interval_get(q, i));
+      dsm__record_put(b, dsm__interval_get(q, i), dsm__nprocs);
       count++;
     }
   }
-  memcpy(b->p + count_at, &count, 4);
+  dsm__records_end(b, count_at, count);
 }
 
 void dsm__seen_pv(const uint32_t *pv)
@@ -411,58 +431,38 @@ void dsm__own_intervals_encode(dsm__buf_t *b, uint32_t after)
 {
   uint32_t me = dsm__rank;
   if (after < dsm__gc_vt[me]) after = dsm__gc_vt[me];
-  dsm__buf_u32(b, dsm__known[me] - after);
+  size_t count_at = dsm__records_begin(b);
   for (uint32_t i = after + 1; i <= dsm__known[me]; i++)
-    encode_one(b, dsm__interval_get(me, i));
+    dsm__record_put(b, dsm__interval_get(me, i), dsm__nprocs);
+  dsm__records_end(b, count_at, dsm__known[me] - after);
+}
+
+/* A decoded list into the store: the records not held yet, in order. */
+static void intervals_take(const dsm__records_t *rs)
+{
+  dsm__record_t rec;
+  for (size_t off = 0; dsm__records_next(rs, &off, &rec);) {
+    if (rec.idx <= dsm__known[rec.proc])
+      continue;                 /* already held */
+    /* Copied out: vt and pages may be misaligned in the message. */
+    dsm__interval_t *iv = xalloc(sizeof *iv);
+    iv->proc = rec.proc;
+    iv->idx = rec.idx;
+    iv->npages = rec.npages;
+    iv->vt = xalloc(dsm__nprocs * sizeof(uint32_t));
+    iv->pages = xalloc(rec.npages * sizeof(uint32_t));
+    memcpy(iv->vt, rec.vt, dsm__nprocs * sizeof(uint32_t));
+    memcpy(iv->pages, rec.pages, rec.npages * sizeof(uint32_t));
+    store_put(iv);
+  }
 }
 
 int dsm__intervals_decode(dsm__rd_t *r)
 {
-  uint32_t count = dsm__rd_u32(r);
-  for (uint32_t k = 0; k < count && !r->bad; k++) {
-    uint32_t proc = dsm__rd_u32(r), idx = dsm__rd_u32(r), npages = dsm__rd_u32(r);
-    const uint32_t *vt = dsm__rd_take(r, dsm__nprocs * sizeof(uint32_t));
-    if (r->bad || proc >= dsm__nprocs || npages > dsm__npages)
-      return -1;
-    const uint32_t *pages = dsm__rd_take(r, (size_t)npages * sizeof(uint32_t));
-    if (r->bad)
-      return -1;
-    if (idx <= dsm__known[proc])
-      continue;                 /* already held */
-    if (idx != dsm__known[proc] + 1)
-      return -1;                /* a gap: the sender broke the protocol */
-    /* The record sits at any offset of the message: copy it out before
-     * reading its words (vt and pages may be misaligned). */
-    dsm__interval_t *iv = xalloc(sizeof *iv);
-    iv->proc = proc;
-    iv->idx = idx;
-    iv->npages = npages;
-    iv->vt = xalloc(dsm__nprocs * sizeof(uint32_t));
-    iv->pages = xalloc(npages * sizeof(uint32_t));
-    memcpy(iv->vt, vt, dsm__nprocs * sizeof(uint32_t));
-    memcpy(iv->pages, pages, npages * sizeof(uint32_t));
-    for (uint32_t j = 0; j < npages; j++)
-      if (iv->pages[j] >= dsm__npages) {
-        free(iv->pages);
-        free(iv->vt);
-        free(iv);
-        return -1;
-      }
-    store_put(iv);
-  }
-  return r->bad ? -1 : 0;
-}
-
-void dsm__vt_encode(dsm__buf_t *b, const uint32_t *vt)
-{
-  dsm__buf_put(b, vt, dsm__nprocs * sizeof(uint32_t));
-}
-
-int dsm__vt_decode(dsm__rd_t *r, uint32_t *vt)
-{
-  const void *p = dsm__rd_take(r, dsm__nprocs * sizeof(uint32_t));
-  if (!p) return -1;
-  memcpy(vt, p, dsm__nprocs * sizeof(uint32_t));
+  dsm__records_t rs;
+  if (!dsm__records_read(&rs, r, dsm__nprocs, dsm__npages, dsm__known))
+    return -1;
+  intervals_take(&rs);
   return 0;
 }
 

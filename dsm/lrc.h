@@ -94,14 +94,15 @@ void dsm__seen_pv(const uint32_t *pv);
  * (seen[q] > known[q]): need[q] = seen[q], else 0. Returns their count. */
 unsigned dsm__seen_unknown(uint32_t *need);
 /* Take interval records from a message into the store (duplicates are
- * ignored). Returns 0, or -1 when the encoding is malformed. */
+ * ignored). Returns 0, or -1 when the encoding is malformed; then nothing
+ * was stored (dsm__records_read, record_msg.c, decodes the list first). */
 int  dsm__intervals_decode(dsm__rd_t *r);
 dsm__interval_t *dsm__interval_get(uint32_t proc, uint32_t idx);
 /* Drop the records up to upto[q] (garbage collection: every process of the
  * job must hold them, as after a barrier of the whole job). */
 void dsm__intervals_discard(const uint32_t *upto);
 
-/* Vector time on the wire. */
+/* Vector time on the wire, nprocs u32 (record_msg.c). */
 void dsm__vt_encode(dsm__buf_t *b, const uint32_t *vt);
 int  dsm__vt_decode(dsm__rd_t *r, uint32_t *vt);
 
@@ -222,14 +223,18 @@ void dsm__home_flush_release(void);
 void dsm__push_ride_begin(unsigned team);
 void dsm__push_ride_put(dsm__buf_t *b, unsigned r);
 void dsm__push_ride_end(void);
-/* The receiving side (pushed.c), with dsm__mu held: take what
- * dsm__push_ride_put appended, a PUSH from rank `from`. -1: malformed. */
-int dsm__push_ride_take(unsigned from, dsm__rd_t *r);
+/* The receiving side (pushed.c), with dsm__mu held: take a decoded ride
+ * (dsm__coll_ride_read, coll_msg.c), a PUSH from rank `from`. -1: the
+ * PUSH is malformed (nothing was taken). */
+typedef struct dsm__coll_ride dsm__coll_ride_t;
+int dsm__push_ride_take(unsigned from, const dsm__coll_ride_t *ride);
 /* PUSH messages sent to r so far. */
 uint32_t dsm__push_sent_to(unsigned r);
-/* For a collective arrival: count, then (reader, dsm__push_sent_to(reader))
- * for each reader whose count changed since the last call. */
-void dsm__push_told_encode(dsm__buf_t *b);
+/* For a collective arrival: (us, reader, dsm__push_sent_to(reader)) in
+ * told[] for each reader whose count changed since the last call (at most
+ * nprocs); returns their number. */
+typedef struct dsm__coll_told dsm__coll_told_t;
+size_t dsm__push_told_take(dsm__coll_told_t *told);
 /* The home's own copy fell behind a notice (acquire): wait for the diff.
  * Without dsm__mu; takes it. */
 void dsm__home_wait(uint32_t pg);
@@ -270,9 +275,11 @@ int  dsm__first_touch_give(uint32_t pg, dsm__page_t *p, unsigned to, int write, 
 /* Asker side: page pg was given to us (queues its protection); with_data:
  * the caller wrote its bytes, else it is zeros. */
 void dsm__first_touch_take(uint32_t pg, dsm__page_t *p, uint32_t gen, int with_data);
-/* Collective arrival: nruns:u32, runs first:u32 count:u32 gen:u32 of the
- * pages given to us since the last collective of the whole job ... */
-void dsm__first_touch_encode(dsm__buf_t *b);
+/* Collective arrival: the pages given to us since the last collective of
+ * the whole job, sorted, each once, with the gift's generation as word
+ * (the list stays ours) ... */
+typedef struct dsm__coll_page dsm__coll_page_t;
+size_t dsm__first_touch_gifts(const dsm__coll_page_t **gifts);
 /* ... which ended once its departure was applied. */
 void dsm__first_touch_epoch_end(void);
 
@@ -322,21 +329,25 @@ void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to);
  * carried): reported with the next arrival (collective.c). */
 void dsm__coll_took(uint32_t pg);
 /* Manager side (the process that collects all arrivals): account one
- * arrival (its records are already in the store) ... */
+ * arrival part (its records are already in the store), decoded whole
+ * first (dsm__coll_arrival_read, coll_msg.c): a malformed one is fatal
+ * before anything is noted ... */
 void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len);
 /* ... and, once every member has arrived, the part of every departure that
  * the protocol adds (call once per collective and append the same bytes to
  * every departure). `full`: the whole job took part; `all_records`: the
  * departures also deliver every record (a barrier; a join does not). */
 void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records);
-/* Departure side, first: note the pushes it names (dsm__push_expect); the
- * caller then waits for them (dsm__push_wait, without dsm__mu) before the
- * acquire. Returns -1 when the encoding is malformed. */
-int  dsm__coll_depart_pushes(dsm__rd_t *r);
-/* Then the rest, after the departure's records were acquired; ends with
- * the held DIFFs of pages that did not move here. Returns -1 when the
- * encoding is malformed. */
-int  dsm__coll_depart_apply(dsm__rd_t *r);
+/* Departure side: decode the departure part whole first
+ * (dsm__coll_depart_read, coll_msg.c: a malformed one is refused before
+ * anything is applied); then note the pushes it names (dsm__push_expect);
+ * the caller then waits for them (dsm__push_wait, without dsm__mu) before
+ * the acquire ... */
+typedef struct dsm__coll_depart dsm__coll_depart_t;
+void dsm__coll_depart_pushes(const dsm__coll_depart_t *d);
+/* ... then the rest, after the departure's records were acquired; ends
+ * with the held DIFFs of pages that did not move here. */
+void dsm__coll_depart_apply(const dsm__coll_depart_t *d);
 /* Test knob DSM_TEST_LAG: called without dsm__mu just before a departure is
  * applied; sleeps on the rank it names. */
 void dsm__coll_lag(void);

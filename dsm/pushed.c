@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_msg.h"
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
@@ -200,16 +201,12 @@ static void on_push(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
-int dsm__push_ride_take(unsigned from, dsm__rd_t *r)
+int dsm__push_ride_take(unsigned from, const dsm__coll_ride_t *ride)
 {
-  uint32_t len = dsm__rd_u32(r);
-  const void *data = dsm__rd_take(r, len);
-  if (r->bad)
-    return -1;
-  if (!len)
+  if (!ride->len)
     return 0;
   DSM__ASSERT(from != dsm__rank);     /* nobody pushes to itself */
-  return push_take(from, data, len, NULL);
+  return push_take(from, ride->push, ride->len, NULL);
 }
 
 void dsm__push_expect(unsigned src, uint32_t seq)

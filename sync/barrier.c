@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_msg.h"
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
@@ -252,6 +253,113 @@ static dsm__buf_t pair_manage(const dsm__buf_t *b, struct pair_msg *peer)
 
 struct barrier_call { unsigned id; dsm__red_t *red; };
 
+/* Our arrival into b (a BARRIER request, or with pair its PAIRBAR head
+ * first), after the collective's release. Under dsm__mu. */
+static void arrival_encode(dsm__buf_t *b, const struct barrier_call *c, size_t rlen, int pair,
+                           unsigned peer)
+{
+  if (pair) {
+    pair_gen++;
+    dsm__buf_u32(b, pair_gen);
+  }
+  dsm__buf_u32(b, c->id);
+  dsm__buf_u32(b, dsm__team);
+  dsm__buf_u32(b, (uint32_t)rlen);
+  dsm__buf_u32(b, c->red ? (uint32_t)c->red->type : 0);
+  dsm__buf_u32(b, c->red ? (uint32_t)c->red->op : 0);
+  dsm__buf_u64(b, c->red ? c->red->count : 0);
+  if (rlen) dsm__buf_put(b, c->red->in, rlen);
+  dsm__vt_encode(b, dsm__known);
+  dsm__own_intervals_encode(b, own_sent);
+  own_sent = dsm__known[dsm__rank];
+  /* Our pushes ride to the process that takes this arrival: the manager,
+   * or the other of a pair. */
+  dsm__coll_arrive_encode(b, !pair ? 0 : peer);
+}
+
+/* A barrier of two: send our arrival b, wait for the peer's, and compute
+ * our departure from both. */
+static dsm__buf_t pair_depart(const dsm__buf_t *b, unsigned peer)
+{
+  uint64_t t0 = dsm__now_ns();
+  /* Sent even when the peer's arrival is already here (it came by a
+   * resend, or while we were still in the barrier before): the peer
+   * needs ours, and each computes its departure at the same time,
+   * instead of one after the other as when the last to arrive managed
+   * the barrier for both and sent the other its departure (dsmbench's
+   * barrier of two: 0.33-0.56x the UDP round trip, against 0.63-0.71x
+   * with a last arrival that managed whenever it could). */
+  dsm__tp_send_lazy(peer, DSM__MSG_PAIRBAR, b->p, b->len);
+  pthread_mutex_lock(&dsm__mu);
+  struct pair_msg *pa = &pair_arr[pair_gen & 1];
+  while (!pa->p) {
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__tp_event_wait(&pair_ev);
+    pthread_mutex_lock(&dsm__mu);
+  }
+  DSM__ASSERT(pa->gen == pair_gen);
+  dsm__buf_t mine = pair_manage(b, pa);
+  DSM__STAT_INC(pair_barriers);
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__blocked_since(t0);
+  return mine;
+}
+
+/* The manager arrives without a message and waits for the last one. */
+static dsm__buf_t manager_depart(const dsm__buf_t *b)
+{
+  uint64_t t0 = dsm__now_ns();
+  pthread_mutex_lock(&dsm__mu);
+  arrival(0, b->p, b->len, LOCAL, NULL);
+  while (!local_done) {
+    pthread_mutex_unlock(&dsm__mu);
+    dsm__tp_event_wait(&local_ev);
+    pthread_mutex_lock(&dsm__mu);
+  }
+  local_done = 0;
+  dsm__buf_t mine = local_reply;
+  memset(&local_reply, 0, sizeof local_reply);
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__blocked_since(t0);
+  return mine;
+}
+
+/* Take our departure: the reduction's result, records, then the
+ * protocol's part. */
+static void departure(const struct barrier_call *c, size_t rlen, const void *reply,
+                      size_t reply_len)
+{
+  dsm__rd_t r = dsm__rd(reply, reply_len);
+  uint32_t got = dsm__rd_u32(&r);
+  const void *res = dsm__rd_take(&r, got);
+  if (r.bad || got != rlen)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
+  dsm__coll_lag();
+  pthread_mutex_lock(&dsm__mu);
+  if (dsm__intervals_decode(&r) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
+  /* Pushes ride in a departure only from the manager, rank 0 (a pair's
+   * come inside the arrivals). The departure is decoded whole before any
+   * of it is applied. */
+  dsm__coll_ride_t ride;
+  dsm__coll_depart_t dep;
+  if (!dsm__coll_ride_read(&ride, &r) ||
+      !dsm__coll_depart_read(&dep, &r, dsm__nprocs, dsm__npages) || r.off != r.len ||
+      dsm__push_ride_take(0, &ride) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
+  dsm__coll_depart_pushes(&dep);
+  pthread_mutex_unlock(&dsm__mu);
+  dsm__push_wait();
+  pthread_mutex_lock(&dsm__mu);
+  dsm__acquire_after_release();
+  dsm__coll_depart_apply(&dep);
+  pthread_mutex_unlock(&dsm__mu);
+  /* The result is stored after the acquire: the departure's acquire does
+   * not look at hot pages again (dsm__acquire_after_release), and the
+   * result may be one. */
+  if (rlen) memcpy(c->red->out, res, rlen);
+}
+
 static void barrier_impl(void *arg)
 {
   struct barrier_call *c = arg;
@@ -269,96 +377,20 @@ static void barrier_impl(void *arg)
   if (pair && pair_arr[(pair_gen + 1) & 1].p)
     DSM__STAT_INC(pair_found);
   dsm__coll_release(dsm__team);
-  if (pair) {
-    pair_gen++;
-    dsm__buf_u32(&b, pair_gen);
-  }
-  dsm__buf_u32(&b, c->id);
-  dsm__buf_u32(&b, dsm__team);
-  dsm__buf_u32(&b, (uint32_t)rlen);
-  dsm__buf_u32(&b, c->red ? (uint32_t)c->red->type : 0);
-  dsm__buf_u32(&b, c->red ? (uint32_t)c->red->op : 0);
-  dsm__buf_u64(&b, c->red ? c->red->count : 0);
-  if (rlen) dsm__buf_put(&b, c->red->in, rlen);
-  dsm__vt_encode(&b, dsm__known);
-  dsm__own_intervals_encode(&b, own_sent);
-  own_sent = dsm__known[dsm__rank];
-  /* Our pushes ride to the process that takes this arrival: the manager,
-   * or the other of a pair. */
-  dsm__coll_arrive_encode(&b, !pair ? 0 : peer);
+  arrival_encode(&b, c, rlen, pair, peer);
   pthread_mutex_unlock(&dsm__mu);
 
   void *reply = NULL;
   size_t reply_len = 0;
-  if (pair) {
-    uint64_t t0 = dsm__now_ns();
-    /* Sent even when the peer's arrival is already here (it came by a
-     * resend, or while we were still in the barrier before): the peer
-     * needs ours, and each computes its departure at the same time,
-     * instead of one after the other as when the last to arrive managed
-     * the barrier for both and sent the other its departure (dsmbench's
-     * barrier of two: 0.33-0.56x the UDP round trip, against 0.63-0.71x
-     * with a last arrival that managed whenever it could). */
-    dsm__tp_send_lazy(peer, DSM__MSG_PAIRBAR, b.p, b.len);
-    pthread_mutex_lock(&dsm__mu);
-    struct pair_msg *pa = &pair_arr[pair_gen & 1];
-    while (!pa->p) {
-      pthread_mutex_unlock(&dsm__mu);
-      dsm__tp_event_wait(&pair_ev);
-      pthread_mutex_lock(&dsm__mu);
-    }
-    DSM__ASSERT(pa->gen == pair_gen);
-    dsm__buf_t mine = pair_manage(&b, pa);
-    DSM__STAT_INC(pair_barriers);
-    pthread_mutex_unlock(&dsm__mu);
+  if (pair || dsm__rank == 0) {
+    dsm__buf_t mine = pair ? pair_depart(&b, peer) : manager_depart(&b);
     reply = mine.p;
     reply_len = mine.len;
-    dsm__blocked_since(t0);
-  } else if (dsm__rank == 0) {
-    /* The manager arrives without a message and waits for the last one. */
-    uint64_t t0 = dsm__now_ns();
-    pthread_mutex_lock(&dsm__mu);
-    arrival(0, b.p, b.len, LOCAL, NULL);
-    while (!local_done) {
-      pthread_mutex_unlock(&dsm__mu);
-      dsm__tp_event_wait(&local_ev);
-      pthread_mutex_lock(&dsm__mu);
-    }
-    local_done = 0;
-    reply = local_reply.p;
-    reply_len = local_reply.len;
-    memset(&local_reply, 0, sizeof local_reply);
-    pthread_mutex_unlock(&dsm__mu);
-    dsm__blocked_since(t0);
   } else {
     dsm__tp_call(0, DSM__MSG_BARRIER, b.p, b.len, &reply, &reply_len);
   }
   dsm__buf_free(&b);
-
-  dsm__rd_t r = dsm__rd(reply, reply_len);
-  uint32_t got = dsm__rd_u32(&r);
-  const void *res = dsm__rd_take(&r, got);
-  if (r.bad || got != rlen)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
-  dsm__coll_lag();
-  pthread_mutex_lock(&dsm__mu);
-  if (dsm__intervals_decode(&r) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed interval records in barrier departure");
-  /* Pushes ride in a departure only from the manager, rank 0 (a pair's
-   * come inside the arrivals). */
-  if (dsm__push_ride_take(0, &r) < 0 || dsm__coll_depart_pushes(&r) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
-  pthread_mutex_unlock(&dsm__mu);
-  dsm__push_wait();
-  pthread_mutex_lock(&dsm__mu);
-  dsm__acquire_after_release();
-  if (dsm__coll_depart_apply(&r) < 0 || r.off != r.len)
-    dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
-  pthread_mutex_unlock(&dsm__mu);
-  /* The result is stored after the acquire: the departure's acquire does
-   * not look at hot pages again (dsm__acquire_after_release), and the
-   * result may be one. */
-  if (rlen) memcpy(c->red->out, res, rlen);
+  departure(c, rlen, reply, reply_len);
   free(reply);
   dsm__distribute_apply();
   DSM__STAT_INC(barriers);

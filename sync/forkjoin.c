@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "coll_msg.h"
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
@@ -461,14 +462,15 @@ static void join_impl(void *unused)
     answer_before_waiting();
   joins = 0;
   dsm__rd_t r = dsm__rd(coll.p, coll.len);
-  if (dsm__coll_depart_pushes(&r) < 0)
+  dsm__coll_depart_t dep;
+  if (!dsm__coll_depart_read(&dep, &r, dsm__nprocs, dsm__npages))
     dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
+  dsm__coll_depart_pushes(&dep);
   pthread_mutex_unlock(&dsm__mu);
   dsm__push_wait();
   pthread_mutex_lock(&dsm__mu);
   dsm__acquire_after_release();
-  if (dsm__coll_depart_apply(&r) < 0)
-    dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
+  dsm__coll_depart_apply(&dep);
   pthread_mutex_unlock(&dsm__mu);
   dsm__buf_free(&coll);
   fold_reductions();
@@ -499,6 +501,53 @@ void dsm__forkjoin_release_slaves(int status)
   fork_impl(&c);
 }
 
+/* A slave at the end of a region: JOIN (its records, its reduction
+ * partials, the arrival part), then the answer: the departure, and the
+ * next FORK if it came with it. */
+static void slave_join(void)
+{
+  dsm__buf_t b = { 0 };
+  pthread_mutex_lock(&dsm__mu);
+  dsm__coll_release(dsm__team);
+  dsm__vt_encode(&b, dsm__known);
+  dsm__own_intervals_encode(&b, dsm__barrier_own_sent());
+  dsm__barrier_set_own_sent(dsm__known[dsm__rank]);
+  dsm__buf_u32(&b, (uint32_t)red_mine.len);
+  dsm__buf_put(&b, red_mine.p, red_mine.len);
+  red_mine.len = 0;
+  red_n = 0;
+  dsm__coll_arrive_encode(&b, 0);
+  pthread_mutex_unlock(&dsm__mu);
+  void *dep = NULL;
+  size_t dep_len = 0;
+  dsm__tp_call(0, DSM__MSG_JOIN, b.p, b.len, &dep, &dep_len);
+  dsm__buf_free(&b);
+  dsm__coll_lag();
+  pthread_mutex_lock(&dsm__mu);
+  dsm__rd_t dr = dsm__rd(dep, dep_len);
+  uint32_t tag = dsm__rd_u32(&dr);
+  dsm__coll_ride_t ride;
+  dsm__coll_depart_t depart;
+  /* Decoded whole, the FORK that may follow aside, before any of it is
+   * applied. */
+  if ((tag != ANSWER_DEPART && tag != ANSWER_FORK) || !dsm__coll_ride_read(&ride, &dr) ||
+      !dsm__coll_depart_read(&depart, &dr, dsm__nprocs, dsm__npages) ||
+      (tag == ANSWER_DEPART && dr.off != dr.len) || (tag == ANSWER_FORK && dr.off >= dr.len) ||
+      dsm__push_ride_take(0, &ride) < 0)
+    dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
+  dsm__coll_depart_pushes(&depart);
+  dsm__coll_depart_apply(&depart);
+  if (tag == ANSWER_FORK && !fork_msg) {
+    /* The next region's FORK: run it without waiting. (Only an exit
+     * notice can be here already, and it wins, as in on_fork.) */
+    fork_len = dr.len - dr.off;
+    fork_msg = dsm__xcalloc(1, fork_len);
+    memcpy(fork_msg, dr.p + dr.off, fork_len);
+  }
+  pthread_mutex_unlock(&dsm__mu);
+  free(dep);
+  dsm__team = dsm__nprocs;
+}
 
 int dsm_serve_forks(void)
 {
@@ -532,7 +581,7 @@ int dsm_serve_forks(void)
       return (int)status;
     }
     uint32_t pushed = dsm__rd_u32(&r);
-    if (dsm__intervals_decode(&r) < 0 || team > dsm__nprocs)
+    if (team > dsm__nprocs || dsm__intervals_decode(&r) < 0)
       dsm__fatal(DSM__EXIT_FATAL, "malformed FORK from the master");
     /* The master's pushes of this release, and the pushes the last join
      * named, come before the acquire. */
@@ -555,40 +604,7 @@ int dsm_serve_forks(void)
     in_region = 0;
     free(copy);
 
-    dsm__buf_t b = { 0 };
-    pthread_mutex_lock(&dsm__mu);
-    dsm__coll_release(dsm__team);
-    dsm__vt_encode(&b, dsm__known);
-    dsm__own_intervals_encode(&b, dsm__barrier_own_sent());
-    dsm__barrier_set_own_sent(dsm__known[dsm__rank]);
-    dsm__buf_u32(&b, (uint32_t)red_mine.len);
-    dsm__buf_put(&b, red_mine.p, red_mine.len);
-    red_mine.len = 0;
-    red_n = 0;
-    dsm__coll_arrive_encode(&b, 0);
-    pthread_mutex_unlock(&dsm__mu);
-    void *dep = NULL;
-    size_t dep_len = 0;
-    dsm__tp_call(0, DSM__MSG_JOIN, b.p, b.len, &dep, &dep_len);
-    dsm__buf_free(&b);
-    dsm__coll_lag();
-    pthread_mutex_lock(&dsm__mu);
-    dsm__rd_t dr = dsm__rd(dep, dep_len);
-    uint32_t tag = dsm__rd_u32(&dr);
-    if ((tag != ANSWER_DEPART && tag != ANSWER_FORK) || dsm__push_ride_take(0, &dr) < 0 ||
-        dsm__coll_depart_pushes(&dr) < 0 || dsm__coll_depart_apply(&dr) < 0 ||
-        (tag == ANSWER_DEPART && dr.off != dr.len) || (tag == ANSWER_FORK && dr.off >= dr.len))
-      dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
-    if (tag == ANSWER_FORK && !fork_msg) {
-      /* The next region's FORK: run it without waiting. (Only an exit
-       * notice can be here already, and it wins, as in on_fork.) */
-      fork_len = dr.len - dr.off;
-      fork_msg = dsm__xcalloc(1, fork_len);
-      memcpy(fork_msg, dr.p + dr.off, fork_len);
-    }
-    pthread_mutex_unlock(&dsm__mu);
-    free(dep);
-    dsm__team = dsm__nprocs;
+    slave_join();
   }
 }
 

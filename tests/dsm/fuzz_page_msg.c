@@ -14,23 +14,10 @@
  *
  *   fuzz_page_msg [iterations] [seed]
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#define FUZZ_NAME "fuzz_page_msg"
+#include "fuzz.h"
 #include "lrc.h"
 #include "page_msg.h"
-
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void)
-{
-  rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-  return rng;
-}
-
-static unsigned failures;
-#define CHECK(c, ...) do { if (!(c)) { failures++; fprintf(stderr, "fuzz_page_msg: " __VA_ARGS__); \
-                                       fputc('\n', stderr); } } while (0)
 
 enum { NPROCS = 5, NPAGES = 1000 };
 
@@ -299,28 +286,6 @@ static void known_bad_replies(void)
 }
 
 /* ---- mutations ---- */
-
-static uint8_t *mutate(const uint8_t *msg, size_t len, size_t *out_len)
-{
-  size_t n = len;
-  switch (next() % 4) {
-  case 0: n = len ? (size_t)(next() % len) : 0; break;           /* cut short */
-  case 1: n = len + 1 + (size_t)(next() % 16); break;             /* grown */
-  default: break;
-  }
-  uint8_t *m = malloc(n ? n : 1);
-  memcpy(m, msg, n < len ? n : len);
-  for (size_t i = len; i < n; i++)
-    m[i] = (uint8_t)next();
-  unsigned flips = n ? 1 + (unsigned)(next() % 4) : 0;
-  for (unsigned f = 0; f < flips; f++) {
-    size_t at = (size_t)(next() % n);
-    /* small numbers matter most: counts, indices, kinds */
-    m[at] = next() % 2 ? (uint8_t)next() : (uint8_t)(next() % 8);
-  }
-  *out_len = n;
-  return m;
-}
 
 static unsigned accepted_req, accepted_rep;
 
