@@ -7,8 +7,10 @@
 #   sync      the synchronisation primitives (the rest of sync/)
 #   protocol  the consistency protocol (dsm/)
 #   net       dsm/net/: transports and bootstrapping
-#   base      what every layer uses: dsm/util.c (errors, the environment,
-#             time, allocation), dsm/stats.c (the counters),
+#   msg       dsm/msg/: the protocol's messages, encoded and decoded (pure:
+#             they call only the base)
+#   base      what every layer uses: dsm/base/ (util.c: errors, the
+#             environment, time, allocation; stats.c: the counters) and
 #             dsm/net/msg_types.c (the message types' names)
 #
 # From the members of BUILDDIR/sync/libdsm.a, by `nm`: every symbol an
@@ -25,28 +27,29 @@ lib="$build/sync/libdsm.a"
 dir="$build/sync/libdsm.a.p"
 [ -f "$lib" ] && [ -d "$dir" ] || { echo "check-layers.sh: no $lib (build first)" >&2; exit 2; }
 
-layer() {   # layer OBJECT -> 0..4, from meson's name for the object
+layer() {   # layer OBJECT -> 0..5, from meson's name for the object
   # CHECK_LAYERS_DEMOTE=OBJECT moves one object down to base: its test
   # (tests/layers) checks that the check then fails.
   [ "$1" = "${CHECK_LAYERS_DEMOTE:-}" ] && { echo 0; return; }
   case "$1" in
-    .._dsm_util.c.o|.._dsm_stats.c.o|.._dsm_net_msg_types.c.o) echo 0 ;;
-    .._dsm_net_*) echo 1 ;;
-    .._dsm_*) echo 2 ;;
-    omp_*|init.c.o) echo 4 ;;
-    *) echo 3 ;;
+    .._dsm_base_*|.._dsm_net_msg_types.c.o) echo 0 ;;
+    .._dsm_msg_*) echo 1 ;;
+    .._dsm_net_*) echo 2 ;;
+    .._dsm_*) echo 3 ;;
+    omp_*|init.c.o) echo 5 ;;
+    *) echo 4 ;;
   esac
 }
-names=(base net protocol sync omp)
+names=(base msg net protocol sync omp)
 
 # Upward calls made on purpose: "caller-object symbol".
 allowed() {
   case "$1 $2" in
     # The fatal path (util.c) tells the peers and the launcher before the
     # process ends, whatever layer failed: the transport's ABORT, PMIx's.
-    ".._dsm_util.c.o dsm__tp_broadcast_abort"|".._dsm_util.c.o dsm__pmix_abort") return 0 ;;
+    ".._dsm_base_util.c.o dsm__tp_broadcast_abort"|".._dsm_base_util.c.o dsm__pmix_abort") return 0 ;;
     # The statistics' end-of-job gather rides the transport (DSM_STATS).
-    ".._dsm_stats.c.o dsm__tp_"*) return 0 ;;
+    ".._dsm_base_stats.c.o dsm__tp_"*) return 0 ;;
     # Start-up: dsm_init (job.c) calls init.c, which registers the handlers
     # of every layer, the OpenMP runtime's included.
     "job.c.o dsm__sync_init"*) return 0 ;;
@@ -88,7 +91,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 while IFS= read -r hit; do
   echo "check-layers.sh: $hit: dsm/net's door is net/transport.h"
   bad=1
-done < <(cd "$src" && grep -nE '#include "net/' dsm/*.[ch] sync/*.[ch] sync/omp/*.[ch] |
+done < <(cd "$src" && grep -nE '#include "net/' dsm/*.[ch] dsm/base/*.[ch] dsm/msg/*.[ch] sync/*.[ch] sync/omp/*.[ch] |
          grep -v '#include "net/transport.h"')
 
 [ $bad = 0 ] && echo "check-layers.sh: $n objects; every call goes down or stays in its layer ($ok upward calls by design, listed in the script)"

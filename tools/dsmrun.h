@@ -29,14 +29,14 @@
 #define DSMRUN_MAX_PROCS 1024
 
 /* Most application threads per process (--threads); libdsm's limit on
- * DSM_THREADS (DSM__MAX_THREADS in dsm/dsm_internal.h). */
+ * DSM_THREADS (DSM__MAX_THREADS in dsm/base/dsm_internal.h). */
 #define DSMRUN_MAX_THREADS 256
 
 /* Exit status for bad usage (options, hostfile, missing program). */
 #define DSMRUN_EXIT_USAGE 2
 
 /* Status of a rank that stopped because another rank failed
- * (DSM__EXIT_PEER_LOST in dsm/dsm_internal.h). */
+ * (DSM__EXIT_PEER_LOST in dsm/base/dsm_internal.h). */
 #define DSMRUN_EXIT_PEER_LOST 75
 
 /* ---- dsmrun_msg.c ---------------------------------------------------------- */

@@ -10,7 +10,7 @@
  *
  * For ranks started on this host or through an exec launcher the lifeline
  * is a socket pair, and the rank writes records back on it
- * (DSM_REPORT_FD, dsm/util.c): one byte each,
+ * (DSM_REPORT_FD, dsm/base/util.c): one byte each,
  *
  *   S  it is a libdsm process and has joined the job
  *   E  it left in the job's collective shutdown

@@ -27,7 +27,7 @@ void dsm__width_done(void);
 
 /* The master's body of the region, begun and ended (on other threads and
  * outside a timed run, nothing): its length, and how long of it the
- * master waited (dsm__my_blocked_ns, dsm/stats.h) rather than computed. */
+ * master waited (dsm__my_blocked_ns, dsm/base/stats.h) rather than computed. */
 void dsm__width_body_begin(void);
 void dsm__width_body_end(void);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_collective.c — the decoders of a collective's arrival part and
- * departure part (dsm/coll_msg.c) in one process, without a job.
+ * departure part (dsm/msg/coll_msg.c) in one process, without a job.
  *
  * Three parts, as fuzz_page_msg.c:
  *   1. round trips: random valid parts, built with the encoders, must

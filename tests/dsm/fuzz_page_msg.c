@@ -1,5 +1,5 @@
 /*
- * fuzz_page_msg.c — the PAGE message's decoders (dsm/page_msg.c) in one
+ * fuzz_page_msg.c — the PAGE message's decoders (dsm/msg/page_msg.c) in one
  * process, without a job.
  *
  * Three parts:

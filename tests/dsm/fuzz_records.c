@@ -1,5 +1,5 @@
 /*
- * fuzz_records.c — the decoder of interval records (dsm/record_msg.c) in
+ * fuzz_records.c — the decoder of interval records (dsm/msg/record_msg.c) in
  * one process, without a job.
  *
  * Three parts, as fuzz_page_msg.c:
