@@ -362,12 +362,23 @@ static void departure(const struct barrier_call *c, size_t rlen, const void *rep
 
 static void barrier_impl(void *arg)
 {
-  struct barrier_call *c = arg;
+  /* The call, the reduction and its input are read before dsm__mu is
+   * taken: they may lie on a shared stack (lock.c, acquire_impl, says
+   * why). The result is written after it is let go (departure). */
+  struct barrier_call call = *(struct barrier_call *)arg, *c = &call;
+  dsm__red_t red;
+  void *in = NULL;
   size_t rlen = 0;
   if (c->red) {
-    rlen = dsm__red_size(c->red->type) * c->red->count;
+    red = *c->red;
+    rlen = dsm__red_size(red.type) * red.count;
     if (!rlen)
-      dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", c->red->type);
+      dsm__fatal(DSM__EXIT_FATAL, "reduction of unknown type %d", red.type);
+    in = malloc(rlen);
+    if (!in) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+    memcpy(in, red.in, rlen);
+    red.in = in;
+    c->red = &red;
   }
   int pair = pair_mode();
   unsigned peer = 1 - dsm__rank;
@@ -392,6 +403,7 @@ static void barrier_impl(void *arg)
   dsm__buf_free(&b);
   departure(c, rlen, reply, reply_len);
   free(reply);
+  free(in);
   dsm__distribute_apply();
   DSM__STAT_INC(barriers);
 }

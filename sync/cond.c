@@ -150,7 +150,7 @@ struct cond_call { unsigned cond, lock; uint32_t all; };
 
 static void wait_impl(void *p)
 {
-  struct cond_call *c = p;
+  struct cond_call a = *(struct cond_call *)p, *c = &a;   /* read before dsm__mu: see lock.c, acquire_impl */
   unsigned mgr = dsm__lk_manager(c->lock);
   pthread_mutex_lock(&dsm__mu);
   int held = dsm__lk_held(dsm__lk_get(c->lock));
@@ -189,7 +189,7 @@ static void wait_impl(void *p)
 
 static void signal_impl(void *p)
 {
-  struct cond_call *c = p;
+  struct cond_call a = *(struct cond_call *)p, *c = &a;   /* read before dsm__mu: see lock.c, acquire_impl */
   pthread_mutex_lock(&dsm__mu);
   dsm__lk_t *lk = dsm__lk_get(c->lock);
   int held = dsm__lk_held(lk);
@@ -253,7 +253,7 @@ struct cond_nl { unsigned cond, lock, who; };
 
 static void enqueue_impl(void *p)
 {
-  struct cond_nl *c = p;
+  struct cond_nl a = *(struct cond_nl *)p, *c = &a;   /* read before dsm__mu (lock.c, acquire_impl) */
   uint32_t w[4] = { DSM__CV_WAIT, c->cond, c->lock, c->who | DSM__CV_NOLOCK };
   DSM__STAT_INC(cond_waits);
   pthread_mutex_lock(&dsm__mu);
@@ -272,7 +272,7 @@ static void enqueue_impl(void *p)
 
 static void sleep_impl(void *p)
 {
-  struct cond_nl *c = p;
+  struct cond_nl a = *(struct cond_nl *)p, *c = &a;   /* read before dsm__mu (lock.c, acquire_impl) */
   dsm__buf_t b = { 0 };
   dsm__buf_u32(&b, DSM__CV_SLEEP);
   dsm__buf_u32(&b, c->cond);

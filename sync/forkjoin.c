@@ -212,7 +212,13 @@ struct fork_call { void (*fn)(void *); const void *arg; size_t size; unsigned te
 
 static void fork_impl(void *p)
 {
-  struct fork_call *c = p;
+  /* The call and the region's arguments are read before dsm__mu is taken:
+   * they may lie on a shared stack (lock.c, acquire_impl, says why). */
+  struct fork_call a = *(struct fork_call *)p, *c = &a;
+  void *arg = malloc(c->size ? c->size : 1);
+  if (!arg) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
+  if (c->size) memcpy(arg, c->arg, c->size);
+  c->arg = arg;
   unsigned upto = c->exiting ? dsm__nprocs : c->team;
   dsm__buf_t *bufs = calloc(upto, sizeof *bufs);
   pthread_mutex_lock(&dsm__mu);
@@ -245,6 +251,7 @@ static void fork_impl(void *p)
   }
   answer_held(upto);    /* outside a smaller team: they wait for a FORK */
   free(bufs);
+  free(arg);
 }
 
 /* The master runs region bodies on a private stack, as the slaves do. The

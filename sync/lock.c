@@ -558,9 +558,8 @@ static void acquire_remote(struct lock_call *c)
   free(reply);
 }
 
-static void acquire_impl(void *p)
+static void acquire_call(struct lock_call *c)
 {
-  struct lock_call *c = p;
   pthread_mutex_lock(&dsm__mu);
   dsm__lk_t *lk = dsm__lk_get(c->id);
   if (lk->held) {
@@ -602,6 +601,21 @@ static void acquire_impl(void *p)
     return;
   }
   acquire_remote(c);
+}
+
+/* The call's struct is on its caller's stack, which is shared memory: a
+ * page of it can turn inaccessible at any time (the service thread gives
+ * a page to a process that writes it first, first_touch.c), and a fault
+ * taken while holding dsm__mu waits for dsm__mu forever. So the request
+ * is copied onto the private stack before dsm__mu is taken, and the answer
+ * written back after it is let go (a task test of the compiler corpus hung
+ * so on 4 processes, 2026-12-07). Every *_impl of sync/ reads its argument
+ * this way. */
+static void acquire_impl(void *p)
+{
+  struct lock_call c = *(struct lock_call *)p;
+  acquire_call(&c);
+  ((struct lock_call *)p)->ok = c.ok;
 }
 
 void dsm__lk_release_locked(dsm__lk_t *lk, unsigned id, int linger)

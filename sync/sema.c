@@ -204,14 +204,14 @@ struct sema_call { unsigned id; int value; };
 
 static void init_impl(void *p)
 {
-  struct sema_call *c = p;
+  struct sema_call a = *(struct sema_call *)p, *c = &a;   /* before dsm__mu (lock.c, acquire_impl) */
   uint32_t req[3] = { SEMA_INIT, c->id, (uint32_t)c->value };
   dsm__tp_call(manager(c->id), DSM__MSG_SEMA, req, sizeof req, NULL, NULL);
 }
 
 static void wait_impl(void *p)
 {
-  struct sema_call *c = p;
+  struct sema_call a = *(struct sema_call *)p, *c = &a;   /* before dsm__mu (lock.c, acquire_impl) */
   dsm__buf_t b = { 0 };
   pthread_mutex_lock(&dsm__mu);
   dsm__buf_u32(&b, SEMA_WAIT);
@@ -237,7 +237,7 @@ static void wait_impl(void *p)
 
 static void signal_impl(void *p)
 {
-  struct sema_call *c = p;
+  struct sema_call a = *(struct sema_call *)p, *c = &a;   /* before dsm__mu (lock.c, acquire_impl) */
   unsigned mgr = manager(c->id);
   pthread_mutex_lock(&dsm__mu);
   dsm__release();
