@@ -31,7 +31,7 @@
 #include "dsm_internal.h"
 #include "profile.h"
 #include "region.h"
-#include "runtime.h"
+#include "private_stack.h"
 #include "net/transport.h"
 
 #define CLASS_RUN 0xffff      /* alloc_class of the first page of a large run */
@@ -294,7 +294,7 @@ static void free_impl(void *ptr)
 
 /* The allocator takes dsm__mu (the remote-free queue, the page table's
  * marks) and the transport's locks: when called from the master's shared
- * stack it must move to the private one (runtime.c explains why). */
+ * stack it must move to the private one (private_stack.c explains why). */
 struct alloc_call { size_t size; void *ptr; };
 static void malloc_thunk(void *p) { struct alloc_call *c = p; c->ptr = malloc_impl(c->size); }
 static void free_thunk(void *p) { struct alloc_call *c = p; free_impl(c->ptr); }

@@ -258,7 +258,7 @@ void dsm__carry_apply(dsm__carry_t *c)
     if (!p->valid && dsm__need_met(p, p->pv)) {
       dsm__need_clear(p);
       p->valid = 1;
-      dsm__coll_took(touched[i]);
+      dsm__took_add(touched[i]);
       if (!dsm__write_on_update(touched[i]))
         dsm__prot_queue(touched[i], DSM__PROT_READ);
     }

@@ -170,58 +170,6 @@ static void map_clear(void)
   map_reset(&gifts);
 }
 
-/* ---- copies taken ---------------------------------------------------------------------- */
-
-/* Pages this process took a copy of from elsewhere (a fetch, a pushed
- * copy, a diff carried with a lock) since the last collective of the whole
- * job. Only such a copy can hold every write of the epoch's one writer and
- * so stay valid after its notices; the manager lets a moving home turn
- * exclusive at once only if no one but the writer took one. Duplicates are
- * dropped when the list is sent. Under dsm__mu. */
-static uint32_t *took;
-static size_t ntook, took_cap;
-
-static int by_u32(const void *a, const void *b);
-static void took_unique(void);
-
-void dsm__coll_took(uint32_t pg)
-{
-  if (ntook && took[ntook - 1] == pg)
-    return;
-  if (ntook == took_cap) {
-    /* A process that takes part in no collective for long (locks only)
-     * must not grow the list with every fetch: when it is full, duplicates
-     * go first, so it holds at most one entry per page. */
-    if (ntook >= 1024)
-      took_unique();
-    if (!took_cap || ntook * 2 > took_cap) {
-      took_cap = took_cap ? 2 * took_cap : 256;
-      took = realloc(took, took_cap * sizeof *took);
-      if (!took) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-    }
-  }
-  took[ntook++] = pg;
-}
-
-static int by_u32(const void *a, const void *b)
-{
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Sort the list and drop duplicates. */
-static void took_unique(void)
-{
-  if (ntook < 2)             /* (took is NULL while empty: qsort's base must not be) */
-    return;
-  qsort(took, ntook, sizeof *took, by_u32);
-  size_t m = 0;
-  for (size_t i = 0; i < ntook; i++)
-    if (!m || took[i] != took[m - 1])
-      took[m++] = took[i];
-  ntook = m;
-}
-
 void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to)
 {
   dsm__coll_told_t pairs[DSM__MAX_PROCS];
@@ -229,9 +177,7 @@ void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to)
   in.ntold = dsm__push_told_take(pairs);
   /* Sorted, each page once; kept: the next arrival sends it again, unless
    * a collective of the whole job clears it first. */
-  took_unique();
-  in.took = took;
-  in.ntook = ntook;
+  in.ntook = dsm__took_sorted(&in.took);
   in.ngifts = dsm__first_touch_gifts(&in.gifts);
   dsm__coll_arrive_put(b, &in);
   dsm__push_ride_put(b, ride_to);   /* nothing rides to ourselves */
@@ -428,7 +374,7 @@ static void depart_moves(const dsm__coll_depart_t *d)
 static void epoch_end(const dsm__coll_depart_t *d)
 {
   dsm__epoch++;
-  ntook = 0;
+  dsm__took_clear();
   dsm__first_touch_epoch_end();
   epoch_first = dsm__vt[dsm__rank] + 1;
   dsm__home_retry();

@@ -46,7 +46,6 @@
 
 #include "dsm_internal.h"
 #include "region.h"
-#include "runtime.h"
 
 #define MAX_FRAMES 48
 

@@ -21,17 +21,6 @@
 #include "page_state.h"
 #include "net/transport.h"
 
-/* Make a copy the valid one (the bytes are already in the system view). */
-void dsm__copy_now_valid(uint32_t pg, dsm__page_t *p, const uint32_t *pv)
-{
-  dsm__coll_took(pg);
-  p->carry_off = 0;        /* a copy from the home: the home knows of it */
-  memcpy(dsm__page_pv(p), pv, dsm__nprocs * 4);
-  dsm__seen_pv(pv);
-  dsm__need_clear(p);
-  p->valid = 1;
-}
-
 /* ---- fetching from the home ----------------------------------------------------------- */
 
 static uint32_t prefetch_max(void)

@@ -703,6 +703,5 @@ void dsm__home_init(void)
   push_told = dsm__xcalloc(n, sizeof *push_told);
   ride = dsm__xcalloc(n, sizeof *ride);
   dsm__tp_handle(DSM__MSG_PAGE, on_page);
-  dsm__diff_recv_init();
   dsm__tp_handle(DSM__MSG_UNSUB, on_unsub);
 }

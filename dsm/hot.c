@@ -145,12 +145,11 @@ int dsm__hot_keep(uint32_t pg, dsm__page_t *p, uint32_t since, int pushed)
   return 1;
 }
 
-void dsm__hot_scan(void)
+void dsm__hot_scan(int collective)
 {
   /* Copies do not stay hot through a collective: it may move homes and
    * collect garbage, which know nothing of them. A changed one goes into
    * the interval and leaves the hot state there (interval.c). */
-  int collective = dsm__diff_holding();
   size_t cooled = 0;
   for (size_t i = 0; i < nhot;) {
     uint32_t pg = hot[i];

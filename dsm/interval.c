@@ -15,7 +15,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "diff.h"
 #include "dsm_internal.h"
@@ -24,12 +23,6 @@
 #include "profile.h"
 #include "onesided.h"
 #include "record_msg.h"
-
-uint32_t *dsm__vt, *dsm__known, *dsm__gc_vt, *dsm__seen;
-uint32_t dsm__epoch;
-uint32_t *dsm__dirty;
-size_t dsm__ndirty;
-static size_t dirty_cap;
 
 static dsm__interval_t ***store;    /* store[q][idx - gc_vt[q] - 1] */
 static size_t *store_cap;
@@ -43,10 +36,7 @@ static void *xalloc(size_t n)
 
 void dsm__lrc_init(void)
 {
-  dsm__vt = xalloc(dsm__nprocs * sizeof(uint32_t));
-  dsm__known = xalloc(dsm__nprocs * sizeof(uint32_t));
-  dsm__gc_vt = xalloc(dsm__nprocs * sizeof(uint32_t));
-  dsm__seen = xalloc(dsm__nprocs * sizeof(uint32_t));
+  dsm__lrc_state_init();
   store = xalloc(dsm__nprocs * sizeof *store);
   store_cap = xalloc(dsm__nprocs * sizeof *store_cap);
 }
@@ -78,97 +68,6 @@ dsm__interval_t *dsm__interval_get(uint32_t proc, uint32_t idx)
   if (proc >= dsm__nprocs || idx <= dsm__gc_vt[proc] || idx > dsm__known[proc])
     return NULL;
   return store[proc][idx - dsm__gc_vt[proc] - 1];
-}
-
-/* ---- twins ----------------------------------------------------------------------- */
-
-/* Twins come and go with every interval. Fresh memory costs a kernel page
- * fault per page at its first touch (tens of microseconds on a
- * paravirtualised guest: more than the fault that asked for the twin), so
- * twins are carved from chunks that one mmap populates, and a freed twin
- * goes back on a free list, never to the system: the pool is as large as
- * the most pages this process has had written at once. Under dsm__mu. */
-#define TWIN_CHUNK 64
-static uint8_t **twin_pool;
-static size_t ntwin_pool, twin_pool_cap, twins_made;
-
-static void twin_pool_room(size_t n)
-{
-  twin_pool = dsm__grow_mapped(twin_pool, &twin_pool_cap, n, sizeof *twin_pool);
-}
-
-uint8_t *dsm__twin_alloc(void)
-{
-  if (!ntwin_pool) {
-    uint8_t *c = mmap(NULL, (size_t)TWIN_CHUNK * DSM__PAGE, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (c == MAP_FAILED) dsm__fatal(DSM__EXIT_FATAL, "out of private memory (twins)");
-    twins_made += TWIN_CHUNK;
-    twin_pool_room(twins_made);
-    for (size_t i = TWIN_CHUNK; i-- > 0;)
-      twin_pool[ntwin_pool++] = c + i * DSM__PAGE;
-  }
-  dsm__stats_consistency(DSM__PAGE);
-  return twin_pool[--ntwin_pool];
-}
-
-void dsm__twin_free(uint8_t *t)
-{
-  if (!t)
-    return;
-  dsm__stats_consistency(-(int64_t)DSM__PAGE);
-  DSM__ASSERT(ntwin_pool < twins_made);
-  twin_pool[ntwin_pool++] = t;
-}
-
-/* ---- needs ----------------------------------------------------------------------- */
-
-uint32_t *dsm__page_pv(dsm__page_t *p)
-{
-  if (!p->pv) {
-    p->pv = calloc(dsm__nprocs, sizeof(uint32_t));
-    /* Bounded by the page count, like the page table: not counted as
-     * consistency data. */
-    if (!p->pv) dsm__fatal(DSM__EXIT_FATAL, "out of private memory");
-  }
-  return p->pv;
-}
-
-void dsm__need_add(uint32_t pg, dsm__page_t *p, uint32_t proc, uint32_t idx)
-{
-  for (dsm__need_t *n = p->need; n; n = n->next)
-    if (n->proc == proc) {
-      if (idx > n->idx) n->idx = idx;
-      return;
-    }
-  dsm__need_t *n = xalloc(sizeof *n);
-  n->proc = proc;
-  n->idx = idx;
-  n->next = p->need;
-  p->need = n;
-  dsm__stats_consistency((int64_t)sizeof *n);
-}
-
-void dsm__need_clear(dsm__page_t *p)
-{
-  for (dsm__need_t *n = p->need, *next; n; n = next) {
-    next = n->next;
-    free(n);
-    dsm__stats_consistency(-(int64_t)sizeof *n);
-  }
-  p->need = NULL;
-}
-
-int dsm__need_met(const dsm__page_t *p, const uint32_t *pv)
-{
-  for (const dsm__need_t *n = p->need; n; n = n->next)
-    if (!pv || pv[n->proc] < n->idx)
-      return 0;
-  /* Our own diff of the page may still be on its way to the home: a copy
-   * without it would take our writes back. */
-  if (p->own_last && (!pv || pv[dsm__rank] < p->own_last))
-    return 0;
-  return 1;
 }
 
 /* ---- release ------------------------------------------------------------------------ */
@@ -258,7 +157,7 @@ static int release_copy(uint32_t pg, dsm__page_t *p, uint32_t idx, dsm__carry_t 
 static void release(dsm__carry_t **carry, int scan)
 {
   if (scan)
-    dsm__hot_scan();
+    dsm__hot_scan(dsm__diff_holding());
   dsm__write_ahead_settle();
   if (!dsm__ndirty)
     return;
@@ -410,23 +309,6 @@ void dsm__intervals_encode_applied(dsm__buf_t *b, const uint32_t *their)
   dsm__records_end(b, count_at, count);
 }
 
-void dsm__seen_pv(const uint32_t *pv)
-{
-  for (uint32_t q = 0; q < dsm__nprocs; q++)
-    if (pv[q] > dsm__seen[q])
-      dsm__seen[q] = pv[q];
-}
-
-unsigned dsm__seen_unknown(uint32_t *need)
-{
-  unsigned n = 0;
-  for (uint32_t q = 0; q < dsm__nprocs; q++) {
-    need[q] = q != dsm__rank && dsm__seen[q] > dsm__known[q] ? dsm__seen[q] : 0;
-    n += need[q] != 0;
-  }
-  return n;
-}
-
 void dsm__own_intervals_encode(dsm__buf_t *b, uint32_t after)
 {
   uint32_t me = dsm__rank;
@@ -484,11 +366,4 @@ void dsm__intervals_discard(const uint32_t *upto)
     memmove(store[q], store[q] + n, (dsm__known[q] - last) * sizeof *store[q]);
     dsm__gc_vt[q] = last;
   }
-}
-
-void dsm__dirty_add(uint32_t pg)
-{
-  if (dsm__ndirty == dirty_cap)
-    dsm__dirty = dsm__grow_mapped(dsm__dirty, &dirty_cap, dsm__ndirty + 1, sizeof *dsm__dirty);
-  dsm__dirty[dsm__ndirty++] = pg;
 }

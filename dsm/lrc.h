@@ -25,6 +25,7 @@
 
 #include <stdint.h>
 #include "buf.h"
+#include "lrc_state.h"
 #include "region.h"
 
 typedef struct dsm__interval {
@@ -32,27 +33,6 @@ typedef struct dsm__interval {
   uint32_t *vt;          /* nprocs entries, at the moment the interval closed */
   uint32_t *pages;
 } dsm__interval_t;
-
-/* One unsatisfied write notice of a page: at most one per writer (the
- * newest), since the home applies a writer's diffs of a page in order. */
-typedef struct dsm__need {
-  uint32_t proc, idx;
-  struct dsm__need *next;
-} dsm__need_t;
-
-extern uint32_t *dsm__vt;      /* applied */
-extern uint32_t *dsm__known;   /* records held */
-/* seen[q] >= the newest interval of q whose writes may be in a page this
- * process can read: a copy it fetched or installed (the copy's version
- * vector), or a home page a diff of q's was applied to. The home serves
- * its copy as it is, often newer than what the fetcher needs, and applies
- * diffs when they come: either can show a write before its interval is
- * acquired. Programs that synchronise through a flag and flush (NAS LU)
- * read such a write and then the data written before it; dsm__acquire_seen
- * acquires what they saw first. */
-extern uint32_t *dsm__seen;
-extern uint32_t *dsm__gc_vt;   /* records up to here were discarded */
-extern uint32_t dsm__epoch;    /* collectives that could move homes, so far */
 
 /* ---- interval.c: vector time, records, release and acquire ---------------------- */
 
@@ -88,11 +68,6 @@ void dsm__own_intervals_encode(dsm__buf_t *b, uint32_t after);
  * their way (a record merely held may be a collective's arrival whose
  * diffs wait for the departure). */
 void dsm__intervals_encode_applied(dsm__buf_t *b, const uint32_t *their);
-/* A copy with version vector pv became readable here: raise seen. */
-void dsm__seen_pv(const uint32_t *pv);
-/* The q whose writes this process may have seen but holds no record of
- * (seen[q] > known[q]): need[q] = seen[q], else 0. Returns their count. */
-unsigned dsm__seen_unknown(uint32_t *need);
 /* Take interval records from a message into the store (duplicates are
  * ignored). Returns 0, or -1 when the encoding is malformed; then nothing
  * was stored (dsm__records_read, record_msg.c, decodes the list first). */
@@ -105,24 +80,6 @@ void dsm__intervals_discard(const uint32_t *upto);
 /* Vector time on the wire, nprocs u32 (record_msg.c). */
 void dsm__vt_encode(dsm__buf_t *b, const uint32_t *vt);
 int  dsm__vt_decode(dsm__rd_t *r, uint32_t *vt);
-
-/* Needs of a page. */
-void dsm__need_add(uint32_t pg, dsm__page_t *p, uint32_t proc, uint32_t idx);
-void dsm__need_clear(dsm__page_t *p);
-/* Does version vector pv (NULL: zeros) hold every need of p, and our own
- * newest write of it? */
-int  dsm__need_met(const dsm__page_t *p, const uint32_t *pv);
-/* The per-page version vector, allocated on first use. */
-uint32_t *dsm__page_pv(dsm__page_t *p);
-
-/* Twins (4 KiB, counted as consistency data), from a small pool. */
-uint8_t *dsm__twin_alloc(void);
-void dsm__twin_free(uint8_t *t);
-
-/* Pages written in the open interval. */
-extern uint32_t *dsm__dirty;
-extern size_t dsm__ndirty;
-void dsm__dirty_add(uint32_t pg);
 
 /* ---- write_ahead.c: write faults that walk forward open the next pages ---------------- */
 
@@ -150,9 +107,10 @@ int dsm__write_on_update(uint32_t pg);
 
 /* ---- hot.c: home pages written in every interval -------------------------------------- */
 
-/* At the start of a release: hot pages that changed since the last one go
- * into the open interval's list; long-unchanged ones are protected again. */
-void dsm__hot_scan(void);
+/* At the start of a release (collective: a collective's, which may move
+ * homes): hot pages that changed since the last one go into the open
+ * interval's list; long-unchanged ones are protected again. */
+void dsm__hot_scan(int collective);
 /* At a release, for a home page written in it: 1 if it stays writable
  * (already hot, or written `since` intervals before this one, and that is
  * recent), with its twin refreshed to the page as released; the caller then
@@ -178,10 +136,6 @@ void dsm__fault_thread_init(void);   /* a worker thread's own signal stack */
  * whole page (and a run of pages after it) from its home. Without dsm__mu;
  * takes it. */
 void dsm__fetch_page(uint32_t pg, int write);
-/* Make a copy the valid one, version pv (its bytes are in the system view
- * already). Under dsm__mu. */
-void dsm__copy_now_valid(uint32_t pg, dsm__page_t *p, const uint32_t *pv);
-
 /* ---- pushed.c: copies a home pushed to us --------------------------------------------- */
 
 void dsm__pushed_init(void);
@@ -325,9 +279,6 @@ void dsm__coll_release(unsigned team);
  * rank ride_to made by the release ride in it (none when ride_to is the
  * process itself): the process that will take this arrival. */
 void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to);
-/* This process took a copy of page pg from elsewhere (fetched, pushed,
- * carried): reported with the next arrival (collective.c). */
-void dsm__coll_took(uint32_t pg);
 /* Manager side (the process that collects all arrivals): account one
  * arrival part (its records are already in the store), decoded whole
  * first (dsm__coll_arrival_read, coll_msg.c): a malformed one is fatal

@@ -16,9 +16,7 @@
 #include <unistd.h>
 
 #include "dsm_internal.h"
-#include "profile.h"
 #include "region.h"
-#include "page_state.h"
 
 /* The linker script dsm_shared.ld defines these around the two sections. */
 extern char __dsm_shared_data_start[] __attribute__((weak));
@@ -89,7 +87,6 @@ static void map_view(const dsm__segment_t *s, int fixed_noreplace)
 void dsm__region_init(void)
 {
   dsm__protect = dsm__nprocs > 1;
-  dsm__page_checks_init();
   dsm__heap_size = (size_t)dsm__env_long("DSM_HEAP_MB", 16384, 16, DSM__HEAP_MAX_MB) << 20;
   dsm__stack_size = (size_t)dsm__env_long("DSM_STACK_MB", 64, 1, 1 << 16) << 20;
   /* Each process carves from its own slice of the heap. */
@@ -140,7 +137,6 @@ void dsm__region_init(void)
     }
     map_view(s, !is_global);
   }
-  dsm__prof_init();
 }
 
 long dsm__page_of(const void *addr)
@@ -426,7 +422,6 @@ static void lsan_roots_existing(void *base, size_t len)
 
 void dsm__region_exit(void)
 {
-  dsm__prof_write();
 #if defined(__SANITIZE_ADDRESS__)
   lsan_roots_existing(pages, (size_t)dsm__npages * sizeof(dsm__page_t));
   /* LeakSanitizer looks for pointers in the executable's data and bss at

@@ -1,6 +1,5 @@
 /*
- * runtime.c — the protocol layer's start-up and shutdown, and running
- * library code on a private stack.
+ * runtime.c — the protocol layer's start-up and shutdown.
  *
  * sync/job.c drives the order: dsm__runtime_init (this layer's state and
  * handlers), then synchronization registers its handlers, then
@@ -12,21 +11,19 @@
  * without analysis. The price is that the library must never run protocol
  * code on that stack: its pages are write-protected at every release, and a
  * fault while dsm__mu is held would deadlock. So every entry point that takes
- * dsm__mu first moves to a private stack (dsm__on_private_stack).
+ * dsm__mu first moves to a private stack (private_stack.c).
  */
-#include <errno.h>
 #include <malloc.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "net/transport.h"
 #include "dsm_internal.h"
 #include "lrc.h"
 #include "onesided.h"
+#include "page_state.h"
 #include "profile.h"
+#include "private_stack.h"
 #include "runtime.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -54,87 +51,6 @@ const char *__tsan_default_options(void)
   return "report_signal_unsafe=0:second_deadlock_stack=1";
 }
 #endif
-
-/* The library's stack for this thread: the main thread's is allocated at
- * start; a worker that runs on a shared stack uses its own pthread stack
- * (dsm__call_on_shared_stack); NULL: the thread never leaves its own. */
-static __thread void *private_stack_top;
-
-/* ---- stack switching -------------------------------------------------------- */
-
-#if defined(__x86_64__)
-/* dsm__call_on_stack(fn, arg, top): call fn(arg) with the stack pointer at
- * top, then come back. rbp (callee-saved) keeps the old stack pointer. */
-void dsm__call_on_stack(void (*fn)(void *), void *arg, void *top);
-__asm__(".text\n"
-        ".globl dsm__call_on_stack\n"
-        ".type dsm__call_on_stack,@function\n"
-        "dsm__call_on_stack:\n"
-        "  pushq %rbp\n"
-        "  movq %rsp, %rbp\n"
-        "  movq %rdx, %rsp\n"
-        "  andq $-16, %rsp\n"
-        "  movq %rdi, %rax\n"
-        "  movq %rsi, %rdi\n"
-        "  callq *%rax\n"
-        "  movq %rbp, %rsp\n"
-        "  popq %rbp\n"
-        "  ret\n"
-        ".size dsm__call_on_stack, .-dsm__call_on_stack\n");
-#elif defined(__aarch64__)
-void dsm__call_on_stack(void (*fn)(void *), void *arg, void *top);
-__asm__(".text\n"
-        ".globl dsm__call_on_stack\n"
-        ".type dsm__call_on_stack,%function\n"
-        "dsm__call_on_stack:\n"
-        "  stp x29, x30, [sp, #-16]!\n"
-        "  mov x29, sp\n"
-        "  and x2, x2, #~15\n"
-        "  mov sp, x2\n"
-        "  mov x3, x0\n"
-        "  mov x0, x1\n"
-        "  blr x3\n"
-        "  mov sp, x29\n"
-        "  ldp x29, x30, [sp], #16\n"
-        "  ret\n");
-#else
-#error "dsm__call_on_stack: add this architecture"
-#endif
-
-/* The gate (threads.c) is taken and let go on the private stack: on the
- * shared one, the call into pthread_mutex_unlock can itself fault (its
- * frame lands on a write-protected page), and that fault would find the
- * gate's count already down while the mutex is still held, and wait for
- * itself. */
-struct gated { void (*fn)(void *); void *arg; };
-
-static void gated_call(void *p)
-{
-  struct gated g = *(struct gated *)p;
-  dsm__gate_enter();
-  g.fn(g.arg);
-  dsm__gate_leave();
-}
-
-void dsm__call_on_shared_stack(void (*fn)(void *), void *arg, void *top)
-{
-  void *saved = private_stack_top;
-  /* Below this frame the thread's own stack is unused until fn returns:
-   * the library runs there (4 KiB below, clear of what the switch saves). */
-  char here;
-  private_stack_top = (void *)(((uintptr_t)&here - 4096) & ~(uintptr_t)63);
-  dsm__call_on_stack(fn, arg, top);
-  private_stack_top = saved;
-}
-
-void dsm__on_private_stack(void (*fn)(void *), void *arg)
-{
-  struct gated g = { fn, arg };
-  if (private_stack_top && dsm__is_shared(__builtin_frame_address(0)))
-    dsm__call_on_stack(gated_call, &g, private_stack_top);
-  else
-    gated_call(&g);
-}
 
 /* ---- start-up and shutdown ----------------------------------------------------- */
 
@@ -184,18 +100,16 @@ void dsm__runtime_init(void)
   dsm__bind_cpu();
   keep_freed_memory();
 
-  size_t psz = 1 << 20;
-  void *ps = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-  if (ps == MAP_FAILED)
-    dsm__fatal(DSM__EXIT_FATAL, "cannot allocate the library stack: %s", strerror(errno));
-  private_stack_top = (char *)ps + psz;
-
+  dsm__private_stack_init();
+  dsm__page_checks_init();
   dsm__region_init();
+  dsm__prof_init();
   dsm__lrc_init();
   dsm__alloc_init();
   dsm__fault_init();
   dsm__crash_init(!dsm__protect);   /* libsigsegv has SIGSEGV when protecting */
   dsm__home_init();
+  dsm__diff_recv_init();
   dsm__diff_send_init();
   dsm__pushed_init();
   dsm__os_init();
@@ -219,6 +133,7 @@ void dsm__runtime_exit(void)
   if (dsm__nprocs > 1)
     dsm__tp_shutdown();
   dsm__pmix_finish();
+  dsm__prof_write();
   dsm__region_exit();
 }
 

@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "dsm_internal.h"
-#include "runtime.h"
 
 unsigned dsm__threads = 1;
 

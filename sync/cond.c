@@ -38,7 +38,7 @@
 
 #include "dsm_internal.h"
 #include "lrc.h"
-#include "runtime.h"
+#include "private_stack.h"
 #include "sync.h"
 #include "net/transport.h"
 #include "lock.h"

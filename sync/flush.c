@@ -74,7 +74,7 @@
 
 #include "dsm_internal.h"
 #include "lrc.h"
-#include "runtime.h"
+#include "private_stack.h"
 #include "sync.h"
 #include "net/transport.h"
 #include "region.h"

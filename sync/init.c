@@ -1,7 +1,6 @@
 /*
  * init.c — registers the synchronization handlers before the transport starts.
  */
-#include "runtime.h"
 #include "sync.h"
 
 void dsm__sync_init(void)

@@ -18,6 +18,7 @@
 
 #include "dsm_internal.h"
 #include "region.h"
+#include "private_stack.h"
 #include "runtime.h"
 #include "sync.h"
 

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "ompdsm_rt.h"
-#include "runtime.h"
 #include "sync.h"
 
 #define COMBINE_INT(T)                                                              \

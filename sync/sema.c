@@ -37,7 +37,7 @@
 #include "dsm_internal.h"
 #include "profile.h"
 #include "lrc.h"
-#include "runtime.h"
+#include "private_stack.h"
 #include "sync.h"
 #include "net/transport.h"
 

@@ -161,13 +161,31 @@ def locals_on_page(local_names, lo, hi):
     on = [name for key, size, name in local_names if key < hi and key + max(size, 1) > lo]
     if not on:
         return None
-    if len(on) == 1:
-        return on[0]
-    parsed = [LOCAL_RE.match(t) for t in on]
-    if all(parsed) and len({m.group(2) for m in parsed}) == 1:
-        return f"locals of {parsed[0].group(2)}: " + ", ".join(
-            f"{m.group(1)} ({m.group(3)})" for m in parsed)
-    return "; ".join(on)
+    # A page of the master's stack holds the frames of several functions,
+    # each with many locals (NAS FT: 13 of 4 functions): the first three
+    # name it, and the rest are counted, or the table's first column
+    # grows as wide as all of them.
+    shown, rest = on[:3], on[3:]
+    parsed = [LOCAL_RE.match(t) for t in shown]
+    if len(shown) == 1:
+        text = shown[0]
+    elif all(parsed) and len({m.group(2) for m in parsed}) == 1:
+        # Names declared on one line share it: "i, j, k (ft.c:404)".
+        groups = {}
+        for m in parsed:
+            groups.setdefault(m.group(3), []).append(m.group(1))
+        text = f"locals of {parsed[0].group(2)}: " + ", ".join(
+            f"{', '.join(names)} ({where})" for where, names in groups.items())
+    else:
+        text = "; ".join(shown)
+    if rest:
+        named = {m.group(2) for m in parsed if m}
+        funcs = [m.group(2) for m in (LOCAL_RE.match(t) for t in rest)
+                 if m and m.group(2) not in named]
+        text += f" and {len(rest)} more"
+        if funcs:
+            text += " (also of " + ", ".join(dict.fromkeys(funcs)) + ")"
+    return text
 
 
 def lock_names(parts):

@@ -39,7 +39,7 @@
 #include "ompdsm_rt.h"
 #include "omp_team.h"
 #include "omp_width.h"
-#include "runtime.h"
+#include "private_stack.h"
 #include "sync.h"
 #include "net/transport.h"
 

@@ -57,7 +57,7 @@
 #include "lrc.h"
 #include "omp.h"
 #include "ompdsm_rt.h"
-#include "runtime.h"
+#include "private_stack.h"
 #include "sync.h"
 #include "net/transport.h"
 
