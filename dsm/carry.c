@@ -259,7 +259,7 @@ void dsm__carry_apply(dsm__carry_t *c)
       dsm__need_clear(p);
       p->valid = 1;
       dsm__took_add(touched[i]);
-      if (!dsm__write_on_update(touched[i]))
+      if (!dsm__write_ahead_on_update(touched[i]))
         dsm__prot_queue(touched[i], DSM__PROT_READ);
     }
     dsm__page_check(touched[i], "a diff carried with a lock");

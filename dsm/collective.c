@@ -32,7 +32,7 @@
  * manager, and it often wins; an acquire that ran before the push came
  * would fetch the page it brings. So each arrival says how many PUSH
  * messages the process has sent to each reader, the departure relays it,
- * and the reader waits for those before it acquires (dsm__push_wait).
+ * and the reader waits for those before it acquires (dsm__pushed_wait).
  *
  * Copies taken. A page that moves to its one writer can be exclusive at
  * once if no one else took a copy in the epoch (every older copy is out of
@@ -174,13 +174,13 @@ void dsm__coll_arrive_encode(dsm__buf_t *b, unsigned ride_to)
 {
   dsm__coll_told_t pairs[DSM__MAX_PROCS];
   dsm__coll_arrive_in_t in = { .first = epoch_first, .last = dsm__vt[dsm__rank], .told = pairs };
-  in.ntold = dsm__push_told_take(pairs);
+  in.ntold = dsm__home_pushes_told(pairs);
   /* Sorted, each page once; kept: the next arrival sends it again, unless
    * a collective of the whole job clears it first. */
   in.ntook = dsm__took_sorted(&in.took);
   in.ngifts = dsm__first_touch_gifts(&in.gifts);
   dsm__coll_arrive_put(b, &in);
-  dsm__push_ride_put(b, ride_to);   /* nothing rides to ourselves */
+  dsm__home_ride_put(b, ride_to);   /* nothing rides to ourselves */
 }
 
 static void bad_arrival(unsigned rank) __attribute__((noreturn));
@@ -246,7 +246,7 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len)
    * own arrival carries some only in a tie of a barrier of two, and those
    * went to the other process with it (sync/barrier.c). A malformed PUSH
    * is refused by its own decoder, which stores nothing then. */
-  if (rank != dsm__rank && dsm__push_ride_take(rank, &a.ride) < 0)
+  if (rank != dsm__rank && dsm__pushed_ride_take(rank, &a.ride) < 0)
     bad_arrival(rank);
 }
 
@@ -308,14 +308,14 @@ void dsm__coll_depart_pushes(const dsm__coll_depart_t *d)
     uint32_t e[3];      /* home, reader, sent */
     dsm__coll_entry(d->told, i, 3, e);
     if (e[1] == dsm__rank)
-      dsm__push_expect(e[0], e[2]);
+      dsm__pushed_expect(e[0], e[2]);
   }
 }
 
 void dsm__coll_release(unsigned team)
 {
-  dsm__home_hold_diffs();
-  dsm__push_ride_begin(team);
+  dsm__diff_send_hold();
+  dsm__home_ride_begin(team);
   dsm__release();
 }
 
@@ -377,7 +377,7 @@ static void epoch_end(const dsm__coll_depart_t *d)
   dsm__took_clear();
   dsm__first_touch_epoch_end();
   epoch_first = dsm__vt[dsm__rank] + 1;
-  dsm__home_retry();
+  dsm__diff_recv_retry();
   if (d->flags & DSM__COLL_RECORDS) {
     /* Everyone has taken the previous barrier's departure by now (they
      * arrived at this one), so they hold everything up to prev_upto; not
@@ -395,8 +395,8 @@ void dsm__coll_depart_apply(const dsm__coll_depart_t *d)
   dsm__prot_flush();
   if (d->flags & DSM__COLL_FULL)
     epoch_end(d);
-  dsm__home_send_held();
-  dsm__push_ride_end();
+  dsm__diff_send_held();
+  dsm__home_ride_end();
 }
 
 void dsm__coll_lag(void)

@@ -285,7 +285,7 @@ static void on_diff(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
-void dsm__home_retry(void)
+void dsm__diff_recv_retry(void)
 {
   /* Requests may wait for the collective itself, not only for diffs. */
   if (!drain_all())

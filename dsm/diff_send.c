@@ -180,7 +180,7 @@ void dsm__diff_send_release(void)
       settle(h);
 }
 
-void dsm__home_hold_diffs(void)
+void dsm__diff_send_hold(void)
 {
   holding = 1;
 }
@@ -199,7 +199,7 @@ void dsm__diff_unhold(void)
       settle(h);
 }
 
-void dsm__home_send_held(void)
+void dsm__diff_send_held(void)
 {
   holding = 0;
   for (unsigned h = 0; h < dsm__nprocs; h++)

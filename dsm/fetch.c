@@ -285,7 +285,7 @@ struct run {
  * the read will most likely be followed by a write (write_ahead.c). */
 static void open_copy(uint32_t pg)
 {
-  if (dsm__write_on_read(pg))
+  if (dsm__write_ahead_on_read(pg))
     dsm__prot_flush();
   else
     dsm__set_prot(pg, DSM__PROT_READ);
@@ -404,7 +404,7 @@ static void make_request(struct run *u, dsm__buf_t *req)
 {
   /* A read that will most likely be followed by a write asks as a write
    * does: the home may then give the page with its data (first_touch.c). */
-  u->will_write = u->write || dsm__read_will_write(u->pg);
+  u->will_write = u->write || dsm__write_ahead_read_will_write(u->pg);
   dsm__page_req_begin(req, dsm__epoch, u->count, u->will_write, u->back, u->fault_k);
   for (uint32_t k = 0; k < u->count; k++) {
     const dsm__page_t *q = dsm__page(u->pages[k]);
@@ -572,7 +572,7 @@ static void install_copy(struct run *u, uint32_t k, int fresh)
   if (u->hold[k]) {
     q->pushed = DSM__PUSHED_RUN;     /* inaccessible until touched */
     DSM__STAT_INC(fetch_held);
-  } else if (!dsm__write_on_read(pg)) {
+  } else if (!dsm__write_ahead_on_read(pg)) {
     dsm__prot_queue(pg, DSM__PROT_READ);
   }
 }

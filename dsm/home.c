@@ -561,13 +561,13 @@ void dsm__home_flush_release(void)
   }
 }
 
-void dsm__push_ride_begin(unsigned team)
+void dsm__home_ride_begin(unsigned team)
 {
   ride_on = 1;
   ride_team = team;
 }
 
-void dsm__push_ride_put(dsm__buf_t *b, unsigned r)
+void dsm__home_ride_put(dsm__buf_t *b, unsigned r)
 {
   if (!ride || !ride[r].msg) {
     dsm__coll_ride_put(b, NULL, 0);
@@ -579,7 +579,7 @@ void dsm__push_ride_put(dsm__buf_t *b, unsigned r)
   DSM__STAT_INC(push_rides);
 }
 
-void dsm__push_ride_end(void)
+void dsm__home_ride_end(void)
 {
   ride_on = 0;
   for (unsigned r = 0; r < dsm__nprocs; r++)
@@ -587,12 +587,12 @@ void dsm__push_ride_end(void)
       ride_send(r);
 }
 
-uint32_t dsm__push_sent_to(unsigned r)
+uint32_t dsm__home_pushes_sent_to(unsigned r)
 {
   return push_seq[r];
 }
 
-size_t dsm__push_told_take(dsm__coll_told_t *told)
+size_t dsm__home_pushes_told(dsm__coll_told_t *told)
 {
   size_t n = 0;
   for (unsigned r = 0; r < dsm__nprocs; r++)

@@ -266,7 +266,7 @@ static void acquire(int scan)
   /* Before the flush: a page that a pushed copy makes valid again at once
    * need not be protected at all. */
   if (any)
-    dsm__push_install();
+    dsm__pushed_install();
   dsm__prot_flush();
 }
 

@@ -93,17 +93,17 @@ void dsm__write_ahead_settle(void);
  * it opened the page for writing instead (twinned, in the written set,
  * protection queued), because most copies that reads made valid lately
  * were then written in the same interval. */
-int dsm__write_on_read(uint32_t pg);
+int dsm__write_ahead_on_read(uint32_t pg);
 /* Will a read fault on copy pg most likely be followed by a write of it
  * (the copies reads made valid lately were mostly written: the rule
  * above is on)? A fetch then says so to the home, which may give the page
  * with its data instead of a copy (first_touch.c). */
-int dsm__read_will_write(uint32_t pg);
+int dsm__write_ahead_read_will_write(uint32_t pg);
 /* A carried diff or a pushed copy just made copy pg valid at an acquire
  * (carry.c, fetch.c): returns 1 if it opened the page for writing instead
  * of leaving it readable (twinned, in the written set, protection queued),
  * because this process wrote it lately: it migrates between writers. */
-int dsm__write_on_update(uint32_t pg);
+int dsm__write_ahead_on_update(uint32_t pg);
 
 /* ---- hot.c: home pages written in every interval -------------------------------------- */
 
@@ -149,16 +149,16 @@ void dsm__pushed_probe_used(dsm__page_t *p);
 void dsm__pushed_drop(uint32_t pg);
 /* At an acquire: install pushed copies that satisfy the needs of pages that
  * just went out of date. */
-void dsm__push_install(void);
+void dsm__pushed_install(void);
 /* A synchronisation told us that src has sent us seq PUSH messages by now:
- * an acquire that follows waits for them (dsm__push_wait), rather than
+ * an acquire that follows waits for them (dsm__pushed_wait), rather than
  * fetching pages those pushes bring. Pushes and the departure that names
  * them travel apart (src -> us, src -> manager -> us), so the departure
  * often wins. With dsm__mu held. */
-void dsm__push_expect(unsigned src, uint32_t seq);
-/* Wait until every PUSH named by dsm__push_expect has arrived. Without
+void dsm__pushed_expect(unsigned src, uint32_t seq);
+/* Wait until every PUSH named by dsm__pushed_expect has arrived. Without
  * dsm__mu; serves the network meanwhile (dsm__tp_event_wait). */
-void dsm__push_wait(void);
+void dsm__pushed_wait(void);
 
 /* ---- home.c: the master copies --------------------------------------------------------- */
 
@@ -171,24 +171,24 @@ int dsm__home_released(uint32_t pg, dsm__page_t *p, uint32_t idx, int carried);
 void dsm__home_flush_release(void);
 /* A collective's release (of ranks 0..team-1): its pushes to the manager
  * (from a member) or to the members (from the manager) wait to ride in the collective's
- * messages. dsm__push_ride_put appends what rides to r ([len][PUSH
- * payload], len 0: none) and hands it over; dsm__push_ride_end (after the
+ * messages. dsm__home_ride_put appends what rides to r ([len][PUSH
+ * payload], len 0: none) and hands it over; dsm__home_ride_end (after the
  * departure) sends anything left alone. */
-void dsm__push_ride_begin(unsigned team);
-void dsm__push_ride_put(dsm__buf_t *b, unsigned r);
-void dsm__push_ride_end(void);
+void dsm__home_ride_begin(unsigned team);
+void dsm__home_ride_put(dsm__buf_t *b, unsigned r);
+void dsm__home_ride_end(void);
 /* The receiving side (pushed.c), with dsm__mu held: take a decoded ride
  * (dsm__coll_ride_read, coll_msg.c), a PUSH from rank `from`. -1: the
  * PUSH is malformed (nothing was taken). */
 typedef struct dsm__coll_ride dsm__coll_ride_t;
-int dsm__push_ride_take(unsigned from, const dsm__coll_ride_t *ride);
+int dsm__pushed_ride_take(unsigned from, const dsm__coll_ride_t *ride);
 /* PUSH messages sent to r so far. */
-uint32_t dsm__push_sent_to(unsigned r);
-/* For a collective arrival: (us, reader, dsm__push_sent_to(reader)) in
+uint32_t dsm__home_pushes_sent_to(unsigned r);
+/* For a collective arrival: (us, reader, dsm__home_pushes_sent_to(reader)) in
  * told[] for each reader whose count changed since the last call (at most
  * nprocs); returns their number. */
 typedef struct dsm__coll_told dsm__coll_told_t;
-size_t dsm__push_told_take(dsm__coll_told_t *told);
+size_t dsm__home_pushes_told(dsm__coll_told_t *told);
 /* The home's own copy fell behind a notice (acquire): wait for the diff.
  * Without dsm__mu; takes it. */
 void dsm__home_wait(uint32_t pg);
@@ -204,7 +204,7 @@ void dsm__home_catch_up(uint32_t pg, dsm__page_t *p, int queued);
 void dsm__diff_recv_init(void);
 /* A collective moved pages (collective.c): apply the diffs that waited for
  * it and re-examine deferred requests. With dsm__mu held. */
-void dsm__home_retry(void);
+void dsm__diff_recv_retry(void);
 /* A home page stops being ours (dsm__home_give) or becomes ours (take). */
 void dsm__home_give(uint32_t pg, dsm__page_t *p, unsigned to);
 void dsm__home_take(uint32_t pg, dsm__page_t *p, int clean);
@@ -252,11 +252,11 @@ int dsm__diff_defer(uint32_t pg, dsm__page_t *p, uint32_t idx);
 /* The end of every release: make and send what is queued, except a
  * collective's lists of more than 16 pages to one home, held until its
  * departure is applied: the departure may move those pages here, and then
- * no diff is needed. dsm__home_send_held, after the departure, drops those
+ * no diff is needed. dsm__diff_send_held, after the departure, drops those
  * and sends the rest. */
 void dsm__diff_send_release(void);
-void dsm__home_hold_diffs(void);
-void dsm__home_send_held(void);
+void dsm__diff_send_hold(void);
+void dsm__diff_send_held(void);
 /* Inside a collective's release, until its departure is applied. */
 int dsm__diff_holding(void);
 /* Send the held diffs now. Every message that carries interval records
@@ -272,7 +272,7 @@ void dsm__diff_unhold(void);
 /* ---- collective.c: what barriers and joins carry for the protocol -------------------- */
 
 /* Arrival side, first: the release that a collective's arrival is. Its
- * large DIFFs wait for the departure (dsm__home_hold_diffs), which
+ * large DIFFs wait for the departure (dsm__diff_send_hold), which
  * dsm__coll_depart_apply sends them after. */
 void dsm__coll_release(unsigned team);
 /* Then this process's contribution, appended to the arrival. Pushes to
@@ -291,8 +291,8 @@ void dsm__coll_note(unsigned rank, const uint8_t *data, size_t len);
 void dsm__coll_depart_encode(dsm__buf_t *b, int full, int all_records);
 /* Departure side: decode the departure part whole first
  * (dsm__coll_depart_read, coll_msg.c: a malformed one is refused before
- * anything is applied); then note the pushes it names (dsm__push_expect);
- * the caller then waits for them (dsm__push_wait, without dsm__mu) before
+ * anything is applied); then note the pushes it names (dsm__pushed_expect);
+ * the caller then waits for them (dsm__pushed_wait, without dsm__mu) before
  * the acquire ... */
 typedef struct dsm__coll_depart dsm__coll_depart_t;
 void dsm__coll_depart_pushes(const dsm__coll_depart_t *d);

@@ -63,7 +63,7 @@ static size_t npushed;
 static uint64_t push_used[PUSH_BUCKETS / 64];
 
 /* [home]: PUSH messages received, and how many a synchronisation said were
- * sent (dsm__push_expect). Each message is delivered once, in any order. */
+ * sent (dsm__pushed_expect). Each message is delivered once, in any order. */
 static uint32_t *push_got, *push_want;
 static int push_waiting;
 static dsm__tp_event_t push_ev = DSM__TP_EVENT_INIT;
@@ -201,7 +201,7 @@ static void on_push(const dsm__msg_t *m)
   pthread_mutex_unlock(&dsm__mu);
 }
 
-int dsm__push_ride_take(unsigned from, const dsm__coll_ride_t *ride)
+int dsm__pushed_ride_take(unsigned from, const dsm__coll_ride_t *ride)
 {
   if (!ride->len)
     return 0;
@@ -209,7 +209,7 @@ int dsm__push_ride_take(unsigned from, const dsm__coll_ride_t *ride)
   return push_take(from, ride->push, ride->len, NULL);
 }
 
-void dsm__push_expect(unsigned src, uint32_t seq)
+void dsm__pushed_expect(unsigned src, uint32_t seq)
 {
   if (src < dsm__nprocs && seq > push_want[src])
     push_want[src] = seq;
@@ -223,7 +223,7 @@ static int push_missing(void)
   return 0;
 }
 
-void dsm__push_wait(void)
+void dsm__pushed_wait(void)
 {
   /* DSM_PUSH_WAIT=0: acquire without waiting (tests use it to make pushes
    * race the faults they would have prevented). */
@@ -280,7 +280,7 @@ int dsm__pushed_take(uint32_t pg, dsm__page_t *p)
   return 1;
 }
 
-void dsm__push_install(void)
+void dsm__pushed_install(void)
 {
   if (!npushed)
     return;
@@ -319,7 +319,7 @@ void dsm__push_install(void)
       dsm__copy_now_valid(x->pg, p, x->pv);
       if (p->push_trust) {
         p->push_trust--;
-        if (!dsm__write_on_update(x->pg))
+        if (!dsm__write_ahead_on_update(x->pg))
           dsm__prot_queue(x->pg, DSM__PROT_READ);
         DSM__STAT_INC(pushes_installed);
       } else {

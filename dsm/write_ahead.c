@@ -116,7 +116,7 @@ static int read_may_open(const dsm__page_t *p)
   return dsm__threads == 1 && write_ahead_max() && p->home != dsm__rank && !p->dirty;
 }
 
-int dsm__write_on_read(uint32_t pg)
+int dsm__write_ahead_on_read(uint32_t pg)
 {
   dsm__page_t *p = dsm__page(pg);
   if (!read_may_open(p))
@@ -132,7 +132,7 @@ int dsm__write_on_read(uint32_t pg)
   return 1;
 }
 
-int dsm__read_will_write(uint32_t pg)
+int dsm__write_ahead_read_will_write(uint32_t pg)
 {
   return rw_on && read_may_open(dsm__page(pg));
 }
@@ -141,7 +141,7 @@ int dsm__read_will_write(uint32_t pg)
  * for writing (the hot pages' window, hot.c). */
 #define UPDATE_RECENT 8
 
-int dsm__write_on_update(uint32_t pg)
+int dsm__write_ahead_on_update(uint32_t pg)
 {
   dsm__page_t *p = dsm__page(pg);
   if (dsm__threads > 1 || !write_ahead_max() || p->home == dsm__rank || p->dirty || p->twin ||

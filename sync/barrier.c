@@ -117,7 +117,7 @@ static void complete(void)
     dsm__buf_u32(&b, (uint32_t)rlen);
     dsm__buf_put(&b, acc, rlen);
     dsm__intervals_encode(&b, arr[r].known);
-    dsm__push_ride_put(&b, r);
+    dsm__home_ride_put(&b, r);
     dsm__buf_put(&b, coll.p, coll.len);
     if (arr[r].kind == LOCAL) {
       local_reply = b;
@@ -345,11 +345,11 @@ static void departure(const struct barrier_call *c, size_t rlen, const void *rep
   dsm__coll_depart_t dep;
   if (!dsm__coll_ride_read(&ride, &r) ||
       !dsm__coll_depart_read(&dep, &r, dsm__nprocs, dsm__npages) || r.off != r.len ||
-      dsm__push_ride_take(0, &ride) < 0)
+      dsm__pushed_ride_take(0, &ride) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed barrier departure");
   dsm__coll_depart_pushes(&dep);
   pthread_mutex_unlock(&dsm__mu);
-  dsm__push_wait();
+  dsm__pushed_wait();
   pthread_mutex_lock(&dsm__mu);
   dsm__acquire_after_release();
   dsm__coll_depart_apply(&dep);

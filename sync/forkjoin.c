@@ -231,7 +231,7 @@ static void fork_impl(void *p)
     dsm__buf_u64(&bufs[s], c->size);
     dsm__buf_put(&bufs[s], c->arg, c->size);
     if (!c->exiting) {
-      dsm__buf_u32(&bufs[s], dsm__push_sent_to(s));
+      dsm__buf_u32(&bufs[s], dsm__home_pushes_sent_to(s));
       dsm__intervals_encode(&bufs[s], peer_known[s]);
       memcpy(peer_known[s], dsm__known, dsm__nprocs * sizeof(uint32_t));
     }
@@ -455,12 +455,12 @@ static void join_impl(void *unused)
   dsm__buf_t coll = { 0 };
   dsm__coll_depart_encode(&coll, dsm__team == dsm__nprocs, 0);
   for (unsigned i = 0; i < joins; i++) {
-    /* What rides to this member first (dsm__push_ride_put), then what
+    /* What rides to this member first (dsm__home_ride_put), then what
      * every member gets; held for the next FORK (see the top). */
     unsigned s = join_h[i].origin;
     held[s].h = join_h[i];
     held[s].dep.len = 0;
-    dsm__push_ride_put(&held[s].dep, s);
+    dsm__home_ride_put(&held[s].dep, s);
     dsm__buf_put(&held[s].dep, coll.p, coll.len);
     held[s].on = 1;
   }
@@ -474,7 +474,7 @@ static void join_impl(void *unused)
     dsm__fatal(DSM__EXIT_FATAL, "internal error: malformed join departure");
   dsm__coll_depart_pushes(&dep);
   pthread_mutex_unlock(&dsm__mu);
-  dsm__push_wait();
+  dsm__pushed_wait();
   pthread_mutex_lock(&dsm__mu);
   dsm__acquire_after_release();
   dsm__coll_depart_apply(&dep);
@@ -540,7 +540,7 @@ static void slave_join(void)
   if ((tag != ANSWER_DEPART && tag != ANSWER_FORK) || !dsm__coll_ride_read(&ride, &dr) ||
       !dsm__coll_depart_read(&depart, &dr, dsm__nprocs, dsm__npages) ||
       (tag == ANSWER_DEPART && dr.off != dr.len) || (tag == ANSWER_FORK && dr.off >= dr.len) ||
-      dsm__push_ride_take(0, &ride) < 0)
+      dsm__pushed_ride_take(0, &ride) < 0)
     dsm__fatal(DSM__EXIT_FATAL, "malformed JOIN answer from the master");
   dsm__coll_depart_pushes(&depart);
   dsm__coll_depart_apply(&depart);
@@ -592,9 +592,9 @@ int dsm_serve_forks(void)
       dsm__fatal(DSM__EXIT_FATAL, "malformed FORK from the master");
     /* The master's pushes of this release, and the pushes the last join
      * named, come before the acquire. */
-    dsm__push_expect(0, pushed);
+    dsm__pushed_expect(0, pushed);
     pthread_mutex_unlock(&dsm__mu);
-    dsm__push_wait();
+    dsm__pushed_wait();
     pthread_mutex_lock(&dsm__mu);
     dsm__acquire();
     pthread_mutex_unlock(&dsm__mu);

@@ -1,6 +1,6 @@
 /*
  * Diffs that a barrier's release holds back until its departure (dsm/home.c,
- * dsm__home_hold_diffs): the departure moves some of the pages to their one
+ * dsm__diff_send_hold): the departure moves some of the pages to their one
  * writer, whose diffs of them are then dropped, and the rest are sent late,
  * while readers may already be asking the home for those pages.
  *
