@@ -14,6 +14,8 @@
  *   - only a home page can be exclusive, and its writes are not recorded.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "dsm_internal.h"
 #include "page_state.h"
@@ -100,20 +102,82 @@ dsm__pstate_t dsm__page_state(const dsm__page_t *p, unsigned rank, const char **
   return p->home == rank ? home_state(p, broken) : copy_state(p, broken);
 }
 
+/* ---- moves ------------------------------------------------------------------------------ */
+
+static int is_home(dsm__pstate_t s) { return s >= DSM__PS_HOME_BEHIND && s < DSM__PS_COUNT; }
+
+/* The moves from one check to the next that no sequence of events can
+ * make, each with the reason. Events the checks do not end (a page given
+ * at a first touch, closed for a moment, a hot page cooling) may lie in
+ * between, so a move here may be several events long; these are the
+ * ones that would mean a page changed without its event, or an event went
+ * wrong: every one of them lost a write or let a stale copy be read in
+ * some earlier version of the protocol, or would. */
+const char *dsm__page_move_rule(dsm__pstate_t from, dsm__pstate_t to)
+{
+  if (from >= DSM__PS_COUNT || to >= DSM__PS_COUNT)
+    return "a state that does not exist";
+  if (is_home(from) && (to == DSM__PS_WRITE_COPY || to == DSM__PS_HELD || to == DSM__PS_FETCHING))
+    return "a home moving away keeps no copy (dsm__home_give): the next copy is fetched";
+  if (!is_home(from) && (to == DSM__PS_HOME_BEHIND || to == DSM__PS_HOME_CLOSED ||
+                         to == DSM__PS_HOME_WRITTEN))
+    return "a home moving here starts shared or exclusive (dsm__home_take, a first touch)";
+  if (to == DSM__PS_HOME_WRITTEN && from != DSM__PS_HOME_SHARED && from != DSM__PS_HOME_WRITTEN &&
+      from != DSM__PS_HOME_CLOSED)
+    return "a home page is written with a twin only after it was shared (a write fault)";
+  if (from == DSM__PS_HOME_EXCL && to == DSM__PS_HOME_BEHIND)
+    return "an exclusive home page has no other writer, so no notice can put it behind";
+  if (from == DSM__PS_HOME_BEHIND && to == DSM__PS_HOME_EXCL)
+    return "a home page behind is usable again only once its diff is applied";
+  if (from == DSM__PS_WRITE_COPY && to == DSM__PS_HELD)
+    return "a copy written in the open interval is released before a copy is installed over it";
+  return NULL;
+}
+
+/* DSM_PAGE_MOVES=FILE (a tool for whoever changes the table below): every
+ * move a check found, appended to FILE at exit as "from -> to: event". */
+static uint16_t moves_seen[DSM__PS_COUNT];
+static const char *moves_event[DSM__PS_COUNT][DSM__PS_COUNT];
+
+static void moves_write(void)
+{
+  FILE *f = fopen(getenv("DSM_PAGE_MOVES"), "a");
+  if (!f)
+    return;
+  for (int a = 0; a < DSM__PS_COUNT; a++)
+    for (int b = 0; b < DSM__PS_COUNT; b++)
+      if (moves_seen[a] >> b & 1)
+        fprintf(f, "%s -> %s: %s\n", names[a], names[b], moves_event[a][b]);
+  fclose(f);
+}
+
 void dsm__page_check_slow(uint32_t pg, const char *event)
 {
   if (!dsm__protect)
     return;                     /* a job of one process: every page writable, nothing tracked */
-  const dsm__page_t *p = dsm__page(pg);
+  dsm__page_t *p = dsm__page(pg);
   const char *broken;
-  if (dsm__page_state(p, dsm__rank, &broken) == DSM__PS_COUNT)
+  dsm__pstate_t to = dsm__page_state(p, dsm__rank, &broken);
+  if (to == DSM__PS_COUNT)
     dsm__fatal(DSM__EXIT_FATAL, "internal error: page %u after %s: %s (home %u, valid %u, "
                "prot %u, pushed %u, excl %u, dirty %u, twin %s, need %s)", pg, event, broken,
                p->home, p->valid, p->prot, p->pushed, p->excl, p->dirty, p->twin ? "yes" : "no",
                p->need ? "yes" : "no");
+  dsm__pstate_t from = (dsm__pstate_t)p->checked;
+  const char *rule = dsm__page_move_rule(from, to);
+  if (rule)
+    dsm__fatal(DSM__EXIT_FATAL, "internal error: page %u moved from %s to %s by %s, "
+               "which no protocol allows: %s", pg, names[from], names[to], event, rule);
+  if (!(moves_seen[from] >> to & 1)) {
+    moves_seen[from] |= (uint16_t)(1u << to);
+    moves_event[from][to] = event;
+  }
+  p->checked = (uint8_t)to;
 }
 
 void dsm__page_checks_init(void)
 {
   dsm__page_checks = (int)dsm__env_long("DSM_CHECK_PAGES", 0, 0, 1);
+  if (dsm__page_checks && getenv("DSM_PAGE_MOVES"))
+    atexit(moves_write);
 }

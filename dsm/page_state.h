@@ -12,8 +12,9 @@
  * calls dsm__page_check at the end of each event that changes a page
  * (a fault served, a request answered, an invalidation, a home moved, a
  * copy pushed or carried in); with DSM_CHECK_PAGES=1 (the test suites
- * set it) a page left in no state stops the process with the page, the
- * event and the rule it breaks.
+ * set it) a page left in no state, or moved from the state its last check
+ * found to one that no events lead to, stops the process with the page,
+ * the event and the rule it breaks.
  */
 #ifndef DSM_PAGE_STATE_H
 #define DSM_PAGE_STATE_H
@@ -45,9 +46,14 @@ typedef enum dsm__pstate {
 dsm__pstate_t dsm__page_state(const dsm__page_t *p, unsigned rank, const char **broken);
 const char *dsm__page_state_name(dsm__pstate_t s);
 
+/* May a page be in state `to` at one check after `from` at the one
+ * before? NULL, or the reason it may not (a move no events make). */
+const char *dsm__page_move_rule(dsm__pstate_t from, dsm__pstate_t to);
+
 /* After an event changed page pg (under dsm__mu): with DSM_CHECK_PAGES=1,
- * a page in no state is a fatal internal error naming pg, the event and
- * the rule. Otherwise a load and a branch. */
+ * a page in no state, or one whose move since its last check no events
+ * make, is a fatal internal error naming pg, the event and the rule.
+ * Otherwise a load and a branch. */
 extern int dsm__page_checks;
 void dsm__page_check_slow(uint32_t pg, const char *event);
 static inline void dsm__page_check(uint32_t pg, const char *event)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "dsm_internal.h"
+#include "page_state.h"
 #include "region.h"
 
 /* The linker script dsm_shared.ld defines these around the two sections. */
@@ -371,6 +372,7 @@ dsm__page_t *dsm__page(uint32_t pg)
     } else {
       p->prot = DSM__PROT_NONE;
     }
+    p->checked = p->home == dsm__rank ? DSM__PS_HOME_EXCL : DSM__PS_NO_COPY;
   }
   return p;
 }

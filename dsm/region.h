@@ -87,6 +87,8 @@ typedef struct dsm__page {
   uint8_t held;        /* this process was the page's home and gave it away with its
                           data or moved it to its writer: it held the bytes once,
                           although it has no version vector (fetch.c: not a cold page) */
+  uint8_t checked;     /* DSM_CHECK_PAGES: the state the last check found it in, whose
+                          move to the next one the table must allow (page_state.c) */
   uint16_t home;       /* rank whose copy is the master copy (moves: collective.c) */
   uint16_t alloc_class;/* allocator: size class of a slab page, or run marker */
   uint16_t gift_gen;   /* home: how many gifts in this epoch brought the page here

@@ -1,8 +1,9 @@
 /*
  * page_states.c — the page-state rules (dsm/page_state.c) in one process,
  * without a job: a page entry built in each state must read as that
- * state, and each combination of fields that a rule forbids must read as
- * no state and name that rule.
+ * state, each combination of fields that a rule forbids must read as no
+ * state and name that rule, and every move between two states must be
+ * allowed or refused as the table below says.
  */
 #include <stdio.h>
 #include <string.h>
@@ -132,10 +133,57 @@ static void illegal(void)
   expect("an unknown protection", &p, DSM__PS_COUNT, "unknown protection");
 }
 
+/* The moves from one check to the next (dsm__page_move_rule), every pair
+ * of states: 1 where some sequence of events leads from the row's state
+ * to the column's, 0 where none does, and the rule says why. Columns in
+ * the order of the rows. A 0 is what protocol.md's table of states
+ * forbids: a home moving away keeps no copy; a home moving here starts
+ * shared or exclusive; a home page is written with a twin only after it
+ * was shared; an exclusive page has no other writer; a page behind waits
+ * for its diff; a copy written in the open interval is released first. */
+static const char *const allowed[DSM__PS_COUNT] = {
+  /*                 nc fe he rc wc hb hc hx hs hw */
+  /* no copy     */ "1  1  1  1  1  0  0  1  1  0",
+  /* fetching    */ "1  1  1  1  1  0  0  1  1  0",
+  /* held        */ "1  1  1  1  1  0  0  1  1  0",
+  /* read copy   */ "1  1  1  1  1  0  0  1  1  0",
+  /* write copy  */ "1  1  0  1  1  0  0  1  1  0",
+  /* home behind */ "1  0  0  1  0  1  1  0  1  0",
+  /* home closed */ "1  0  0  1  0  1  1  1  1  1",
+  /* home excl   */ "1  0  0  1  0  0  1  1  1  0",
+  /* home shared */ "1  0  0  1  0  1  1  1  1  1",
+  /* home written*/ "1  0  0  1  0  1  1  1  1  1",
+};
+
+static void moves(void)
+{
+  unsigned legal_n = 0, illegal_n = 0;
+  for (int a = 0; a < DSM__PS_COUNT; a++)
+    for (int b = 0; b < DSM__PS_COUNT; b++) {
+      int want = allowed[a][3 * b] == '1';
+      const char *rule = dsm__page_move_rule((dsm__pstate_t)a, (dsm__pstate_t)b);
+      if (want == (rule == NULL)) {
+        want ? legal_n++ : illegal_n++;
+        continue;
+      }
+      failures++;
+      fprintf(stderr, "page_states: %s -> %s: %s, expected %s\n", dsm__page_state_name(a),
+              dsm__page_state_name(b), rule ? rule : "allowed", want ? "allowed" : "refused");
+    }
+  /* Out of range either way is no move at all. */
+  if (!dsm__page_move_rule(DSM__PS_COUNT, DSM__PS_NO_COPY) ||
+      !dsm__page_move_rule(DSM__PS_NO_COPY, DSM__PS_COUNT)) {
+    failures++;
+    fprintf(stderr, "page_states: a move from or to no state was allowed\n");
+  }
+  printf("page_states: %u moves allowed, %u refused\n", legal_n, illegal_n);
+}
+
 int main(void)
 {
   legal();
   illegal();
+  moves();
   for (int s = 0; s <= DSM__PS_COUNT; s++)
     if (!dsm__page_state_name((dsm__pstate_t)s)[0]) {
       failures++;
