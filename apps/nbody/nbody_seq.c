@@ -12,8 +12,9 @@
 static const struct app_presets presets = { 256, 20, 4096, 20 };
 
 /* Relative energy drift allowed: at dt = 0.002 in this cold, collapsing
- * ball the measured drift is a few 1e-8 over 20 to 40 steps; a force twice too
- * big or of the wrong sign moves it far more. */
+ * ball the drift measured over 20 to 40 steps is below 1e-8 (small and
+ * bench sizes); a force twice too big or of the wrong sign, or a kick of
+ * the wrong length, moves it by 1e-4 or more. */
 #define NBODY_EDRIFT 1e-5
 /* Momentum error allowed, relative to sum of m|v|: rounding only. */
 #define NBODY_PTOL 1e-12
