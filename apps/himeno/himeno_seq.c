@@ -1,8 +1,8 @@
 /* himeno_seq.c - sequential Himeno. Its two checks do not rerun the
  * reference's loop:
  *  - the same iterations by a sweep written the other way round (k outer,
- *    i inner, with explicit offsets instead of HIMENO_AT), which must give
- *    the same p bit for bit and the same gosa within HIMENO_TOL;
+ *    i inner, so it walks the grid a plane apart at each step), which must
+ *    give the same p bit for bit and the same gosa within HIMENO_TOL;
  *  - gosa never grows. With these coefficients the sweep is damped Jacobi
  *    (omega = 0.8) for the 7-point Laplacian, whose iteration matrix on the
  *    scaled residual is symmetric with eigenvalues in (1 - 2 omega, 1), so
