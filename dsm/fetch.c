@@ -145,9 +145,14 @@ static struct stream *prefetch_window(uint32_t pg, int cold, int *back)
   *back = 0;
   int64_t delta, before;
   note_fault(pg, &delta, &before);
+  /* A fault in the predicted column is taken for the column, not for the
+   * continuation of a row stream of a page or two: the column's first
+   * pages begin such streams (a fault on one page of a row, then the one
+   * beside it in the next column). */
+  int col_fault = in_next_col(pg) >= 0;
   for (int i = 0; i < NSTREAM; i++) {
     struct stream s = streams[i];
-    if (!s.window)
+    if (!s.window || (col_fault && s.stride == 1 && s.window <= 2))
       continue;
     int forward = s.next == pg || (s.stride == 1 && skipped_valid(s.next, pg));
     if (forward || (s.stride == 1 && s.lo && s.lo - 1 == pg)) {
