@@ -300,11 +300,16 @@ int main(int argc, char **argv)
     push_arg(&a, "-E");
     /* -fopenmp: the preprocessor then expands macros in "#pragma omp"
      * lines, as OpenMP says it must (final(d > CUTOFF), a[0:N]); our own
-     * _OPENMP replaces the one it defines. */
+     * _OPENMP replaces the one it defines. OpenMP 4.5 (201511): what
+     * ompdsmcc accepts reaches that far (taskloop, simd, target and teams
+     * run on the host, as 4.5 allows, depend on tasks), and a program that
+     * tests the version before using taskloop would otherwise take its
+     * fallback (issue 52). Not 5.0: its allocators, loop construct and
+     * declare variant are not there. */
     push_arg(&a, "-fopenmp");
     push_arg(&a, "-U_OPENMP");
     push_arg(&a, "-D_OMPDSM=1");
-    push_arg(&a, "-D_OPENMP=201107");
+    push_arg(&a, "-D_OPENMP=201511");
     push_arg(&a, "-I");
     push_arg(&a, inc_dir);
     for (int i = 0; i < pp.n; i++) push_arg(&a, pp.v[i]);

@@ -37,6 +37,8 @@ check "-E - (stdin): status 0" [ $rc -eq 0 ]
 check "-E - (stdin): _OPENMP expanded to a date" grep -Eqx ' *20[0-9]{4}' out
 "$C" -E -dM - < /dev/null > out 2> err
 check "-E -dM -: _OPENMP defined" grep -Eq '^#define _OPENMP 20[0-9]{4}$' out
+check "-E -dM -: _OPENMP announces OpenMP 4.5, whose taskloop ompdsmcc accepts" \
+  grep -Eq '^#define _OPENMP 201511$' out
 check "-E -dM -: the compiler's own macros" grep -q '^#define __STDC_VERSION__' out
 
 "$C" -Wl,--version > out 2>&1; rc=$?
