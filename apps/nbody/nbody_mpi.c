@@ -51,20 +51,7 @@ int main(int argc, char **argv)
     int rc = 0;
     if (me == 0) {
         app_report_time("nbody", "mpi", np, &o, elapsed);
-        printf("nbody: x0 %.17g %.17g %.17g\n", b.pos[0][0], b.pos[0][1], b.pos[0][2]);
-        if (!o.verify) {
-            printf("UNVERIFIED nbody\n");
-        } else {
-            struct nbody ref;
-            int same;
-            nbody_run_seq(&ref, n, o.iters, o.seed);
-            double d = nbody_diff(&b, &ref, &same);
-            printf("nbody: largest difference from the sequential run %.3e%s\n", d,
-                   same ? " (identical)" : "");
-            rc = app_verdict(d <= NBODY_TOL, "nbody",
-                             "positions and velocities match the sequential run within 1e-10");
-            nbody_free(&ref);
-        }
+        rc = nbody_verify(&b, &o);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     nbody_free(&b);

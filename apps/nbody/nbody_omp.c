@@ -65,21 +65,7 @@ int main(int argc, char **argv)
         forces_kick(&b, 1);
     }
     app_report_time("nbody", "omp", nthreads, &o, app_now() - t0);
-    printf("nbody: x0 %.17g %.17g %.17g\n", pos[0][0], pos[0][1], pos[0][2]);
-    int rc = 0;
-    if (!o.verify) {
-        printf("UNVERIFIED nbody\n");
-    } else {
-        struct nbody ref;
-        int same;
-        nbody_run_seq(&ref, n, o.iters, o.seed);
-        double d = nbody_diff(&b, &ref, &same);
-        printf("nbody: largest difference from the sequential run %.3e%s\n", d,
-               same ? " (identical)" : "");
-        rc = app_verdict(d <= NBODY_TOL, "nbody",
-                         "positions and velocities match the sequential run within 1e-10");
-        nbody_free(&ref);
-    }
+    int rc = nbody_verify(&b, &o);
     nbody_free(&b);
     return rc;
 }

@@ -2,6 +2,7 @@
 #include "nbody_ref.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,4 +155,23 @@ double nbody_diff(const struct nbody *b, const struct nbody *ref, int *same)
     double dp = maxrel((const double (*)[3])b->pos, (const double (*)[3])ref->pos, b->n, same);
     double dv = maxrel((const double (*)[3])b->vel, (const double (*)[3])ref->vel, b->n, same);
     return fmax(dp, dv);
+}
+
+int nbody_verify(const struct nbody *b, const struct app_opts *o)
+{
+    printf("nbody: x0 %.17g %.17g %.17g\n", b->pos[0][0], b->pos[0][1], b->pos[0][2]);
+    if (!o->verify) {
+        printf("UNVERIFIED nbody\n");
+        return 0;
+    }
+    struct nbody ref;
+    int same;
+    nbody_run_seq(&ref, b->n, o->iters, o->seed);
+    double d = nbody_diff(b, &ref, &same);
+    printf("nbody: largest difference from the sequential run %.3e%s\n", d,
+           same ? " (identical)" : "");
+    int rc = app_verdict(d <= NBODY_TOL, "nbody",
+                         "positions and velocities match the sequential run within 1e-10");
+    nbody_free(&ref);
+    return rc;
 }

@@ -51,5 +51,9 @@ void nbody_run_seq(struct nbody *b, long n, long steps, uint64_t seed);
 /* Largest |x - xref| over positions and velocities, each relative to the
  * largest |xref| of its kind; *same = 1 when all are identical. */
 double nbody_diff(const struct nbody *b, const struct nbody *ref, int *same);
+/* The end of every parallel version: print the first body's position,
+ * then, unless o->verify is off, compare b with the sequential run and
+ * print the verdict. Returns the exit status. */
+int nbody_verify(const struct nbody *b, const struct app_opts *o);
 
 #endif
