@@ -67,18 +67,7 @@ int main(int argc, char **argv)
     app_report_time("himeno", "omp", nthreads, &o, elapsed);
     printf("himeno: %ldx%ldx%ld gosa %.17g MFLOPS %.1f\n", h.mi, h.mj, h.mk, gosa,
            himeno_flops(&h) * (double)o.iters / elapsed * 1e-6);
-    int rc = 0;
-    if (!o.verify) {
-        printf("UNVERIFIED himeno\n");
-    } else {
-        struct himeno ref;
-        double gref = himeno_run_seq(&ref, o.n, o.iters);
-        long bad = himeno_p_differ(&h, &ref, 0, h.mi);
-        printf("himeno: sequential gosa %.17g, %ld values of p differ\n", gref, bad);
-        rc = app_verdict(bad == 0 && app_close(gosa, gref, HIMENO_TOL), "himeno",
-                         "p identical to the sequential run's, gosa within 1e-10");
-        himeno_free(&ref);
-    }
+    int rc = himeno_verify(&h, gosa, &o);
     himeno_free(&h);
     return rc;
 }

@@ -2,6 +2,8 @@
  * reference. */
 #include "himeno_ref.h"
 
+#include <stdio.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,4 +171,20 @@ long himeno_p_differ(const struct himeno *a, const struct himeno *b, long i0, lo
                     bad++;
             }
     return bad;
+}
+
+int himeno_verify(const struct himeno *h, double gosa, const struct app_opts *o)
+{
+    if (!o->verify) {
+        printf("UNVERIFIED himeno\n");
+        return 0;
+    }
+    struct himeno ref;
+    double gref = himeno_run_seq(&ref, o->n, o->iters);
+    long bad = himeno_p_differ(h, &ref, 0, h->mi);
+    printf("himeno: sequential gosa %.17g, %ld values of p differ\n", gref, bad);
+    int rc = app_verdict(bad == 0 && app_close(gosa, gref, HIMENO_TOL), "himeno",
+                         "p identical to the sequential run's, gosa within 1e-10");
+    himeno_free(&ref);
+    return rc;
 }

@@ -70,5 +70,9 @@ double himeno_flops(const struct himeno *h);
 double himeno_run_seq(struct himeno *h, long mi, long iters);
 /* Number of floats in which planes [i0, i1) of p differ between a and b. */
 long himeno_p_differ(const struct himeno *a, const struct himeno *b, long i0, long i1);
+/* The end of the versions that hold all of p in one place (omp, dsm):
+ * unless o->verify is off, compare p and gosa with the sequential run's
+ * and print the verdict. Returns the exit status. */
+int himeno_verify(const struct himeno *h, double gosa, const struct app_opts *o);
 
 #endif
