@@ -4,7 +4,7 @@
 #
 #   apps/bench/run.sh [--size small|bench] [--net loopback|shaped]
 #                     [--delay 100us] [--rate 100mbit] [--procs "1 2 4 8"]
-#                     [--apps "sweep3d qsort tsp fft3d water stencil nbody himeno"]
+#                     [--apps "sweep3d qsort tsp fft3d water stencil nbody himeno nw"]
 #                     [--versions "seq gomp dsm ompdsm mpi"]
 #                     [--build DIR] [--out DIR] [--timeout S] [--no-verify]
 #                     [--reps N]
@@ -39,7 +39,7 @@ set -u
 
 SIZE=small NET=loopback DELAY=100us RATE=100mbit
 PROCS="1 2 4 8"
-APPS="sweep3d qsort tsp fft3d water stencil nbody himeno"
+APPS="sweep3d qsort tsp fft3d water stencil nbody himeno nw"
 VERSIONS="seq gomp dsm ompdsm mpi"
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)

@@ -4,7 +4,7 @@
 # (issue 53), and how long the apps take on the test networks.
 #
 #   apps/bench/scale.sh [--size small|bench] [--procs "2 4 8 16"]
-#                       [--apps "sweep3d qsort tsp fft3d water stencil nbody himeno"]
+#                       [--apps "sweep3d qsort tsp fft3d water stencil nbody himeno nw"]
 #                       [--versions "dsm ompdsm mpi"]
 #                       [--profiles "loopback 10g 1g"] [--time-procs "2 4"]
 #                       [--reps R] [--build DIR] [--out DIR] [--timeout S]
@@ -36,10 +36,10 @@
 # Report (stdout and OUT/scale.md): per app, messages and bytes per process
 # per step (a step = the ITERS of the app's result line: sweep3d's source
 # iterations, fft3d's, water's and nbody's time steps, stencil's sweeps,
-# himeno's Jacobi iterations; qsort and tsp are one step), the ompdsm/MPI
-# and dsm/MPI ratios, the largest process's share and rank 0's (the
-# manager's) as multiples of the mean; a summary of ratios per app and n
-# with geometric means; the times.
+# himeno's Jacobi iterations; qsort, tsp and nw are one step), the
+# ompdsm/MPI and dsm/MPI ratios, the largest process's share and rank 0's
+# (the manager's) as multiples of the mean; a summary of ratios per app and
+# n with geometric means; the times.
 # OUT/scale.csv has one line per run, OUT/bytes_<app>.png plots bytes per
 # process per step against n (gnuplot; --no-plot: none), OUT/logs/ every
 # run's output and statistics.
@@ -51,7 +51,7 @@
 set -u
 
 SIZE=small PROCS="2 4 8 16" TIMEPROCS="2 4"
-APPS="sweep3d qsort tsp fft3d water stencil nbody himeno"
+APPS="sweep3d qsort tsp fft3d water stencil nbody himeno nw"
 VERSIONS="dsm ompdsm mpi"
 PROFILES="loopback 10g 1g"
 HERE=$(cd "$(dirname "$0")" && pwd)

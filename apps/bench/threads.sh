@@ -2,7 +2,7 @@
 # Several OpenMP threads per process (issue 18), side by side in one run.
 #
 #   apps/bench/threads.sh [--build DIR] [--size small|bench] [--reps R]
-#                         [--apps "sweep3d qsort tsp fft3d water stencil nbody himeno"]
+#                         [--apps "sweep3d qsort tsp fft3d water stencil nbody himeno nw"]
 #                         [--part host|ns|both] [--out DIR]
 #
 # host: on this machine, each app as gcc -fopenmp with 2 threads, as ompdsm
@@ -22,7 +22,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD="$HERE/../../build"
 SIZE=bench
 REPS=3
-APPS="sweep3d qsort tsp fft3d water stencil nbody himeno"
+APPS="sweep3d qsort tsp fft3d water stencil nbody himeno nw"
 PART=both
 OUT=./results-threads
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
