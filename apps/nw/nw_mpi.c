@@ -31,7 +31,12 @@ int main(int argc, char **argv)
      * full array; cleared before the clock starts, as in every version. */
     int *local = malloc((size_t)(mine > 0 ? mine : 1) * (size_t)(nb * tile) * sizeof *local);
     int *tops = malloc(2 * (size_t)bs * sizeof *tops);
-    MPI_Request *sent = malloc((size_t)nb * sizeof *sent);
+    /* A send's buffer is the last row of a finished tile, which nothing
+     * writes again, so sends are only waited for at the end. Waiting at the
+     * end of each block row instead would hold a rank until the rank below
+     * had received the row's last edge, i.e. finished its own row: the
+     * ranks would take turns instead of overlapping. */
+    MPI_Request *sent = malloc((size_t)(mine > 0 ? mine : 1) * (size_t)nb * sizeof *sent);
     if (!local || !tops || !sent)
         MPI_Abort(MPI_COMM_WORLD, 2);
     memset(local, 0, (size_t)mine * (size_t)(nb * tile) * sizeof *local);
@@ -39,10 +44,10 @@ int main(int argc, char **argv)
 
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = app_now();
+    long nsent = 0;
     for (long k = 0; k < mine; k++) {
         long bi = me + k * np;
         int *row = local + k * nb * tile;
-        long nsent = 0;
         int corner = 0;
         for (long bj = 0; bj < nb; bj++) {
             int *t = row + bj * tile;
@@ -63,8 +68,8 @@ int main(int argc, char **argv)
                 MPI_Isend(t + (bs - 1) * bs, (int)bs, MPI_INT, down, 0, MPI_COMM_WORLD,
                           &sent[nsent++]);
         }
-        MPI_Waitall((int)nsent, sent, MPI_STATUSES_IGNORE);
     }
+    MPI_Waitall((int)nsent, sent, MPI_STATUSES_IGNORE);
     double elapsed = app_now() - t0;
 
     /* Gather every rank's rows into rank 0's full tile array. */
