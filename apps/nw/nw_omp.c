@@ -13,8 +13,8 @@
  *
  * The number of diagonals is what costs: each is a barrier, a round of
  * messages between the processes under ompdsm. nw_block_side() picks
- * blocks of about n/64 cells a side (256 at the bench size: 127 barriers,
- * each between diagonals of up to 64 blocks of 65,536 cells). */
+ * blocks of about n/32 cells a side (512 at the bench size: 63 barriers,
+ * each between diagonals of up to 32 blocks of 262,144 cells). */
 #include "nw_ref.h"
 
 #include <omp.h>

@@ -34,7 +34,7 @@ static const int blosum62[NW_ALPHA][NW_ALPHA] = {
 
 long nw_block_side(long n)
 {
-    long bs = (n + 63) / 64;
+    long bs = (n + 31) / 32;
     bs = (bs + 31) / 32 * 32;
     return bs < 64 ? 64 : bs;
 }

@@ -20,9 +20,10 @@
  * block (bi,bj) at (bi*nb + bj)*bs: that row and the corner are all a
  * block reads of the block row above, so when block rows belong to
  * different threads (processes under ompdsm) the data that crosses is
- * 1 KiB rows packed in a small array of its own, not the last page of
- * each 256 KiB tile, whose neighbours in memory are pages another process
- * writes later. bs is a multiple of 32, so every tile is whole pages, and
+ * rows of a few KiB packed in a small array of its own, not the last
+ * page of each tile (1 MiB at the bench size), whose neighbours in memory
+ * are pages that another process writes later: read as a run, they would
+ * be fetched too soon and then pushed at every barrier. bs is a multiple of 32, so every tile is whole pages, and
  * one thread's cells never share a page or a cache line with another's.
  * The last block row and column are partial when bs does not divide n;
  * their unused cells are never read or written.
@@ -47,10 +48,13 @@ struct nw {
     unsigned char *b;   /* n residues: the columns */
 };
 
-/* The block side for sequences of length n: about n/64 (so the wavefront
- * has at most ~127 anti-diagonals, each a barrier in the OpenMP and DSM
- * versions), rounded up to a multiple of 32, and at least 64 (so a block is
- * enough work to pay for fetching its neighbour's last row). */
+/* The block side for sequences of length n: about n/32, rounded up to a
+ * multiple of 32, and at least 64. So the wavefront has at most 63
+ * anti-diagonals, each a barrier in the OpenMP and DSM versions, and two
+ * processes still share a diagonal within a block (97% of the blocks'
+ * time balanced). At the bench size, 2 processes under ompdsm took
+ * 0.32 s with 32 blocks a side against 0.46 s with 64 and 0.35 s with
+ * 16 (2026-12-07; sequential 0.48 s). */
 long nw_block_side(long n);
 /* Sets the blocking and generates both sequences from the seed; a and b are
  * malloc'ed (shared memory under ompdsmcc). */
