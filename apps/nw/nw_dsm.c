@@ -58,22 +58,7 @@ int main(int argc, char **argv)
     int rc = 0;
     if (me == 0) {
         app_report_time("nw", "dsm", (int)np, &o, elapsed);
-        printf("nw: score %d (n %ld, blocks %ld x %ld of %ld)\n", nw_at(&w, h, w.n, w.n), w.n,
-               nb, nb, w.bs);
-        if (!o.verify) {
-            printf("UNVERIFIED nw\n");
-        } else {
-            int *ref = nw_run_seq(&w);
-            long fi = 0, fj = 0, bad = nw_diff(&w, h, ref, &fi, &fj);
-            if (bad)
-                printf("nw: %ld cells differ from the sequential run, the first H(%ld,%ld) = %d, "
-                       "not %d\n", bad, fi, fj, nw_at(&w, h, fi, fj), nw_at(&w, ref, fi, fj));
-            int lin = nw_check_linear(&w, h);
-            rc = app_verdict(!bad && !lin, "nw", "matrix identical to the sequential run; last "
-                                                 "row, column and score equal the linear-space "
-                                                 "recurrence");
-            free(ref);
-        }
+        rc = nw_verify(&w, h, &o);
         fflush(stdout);
     }
     dsm_barrier(3);

@@ -87,22 +87,7 @@ int main(int argc, char **argv)
                          MPI_STATUS_IGNORE);
         }
         app_report_time("nw", "mpi", np, &o, elapsed);
-        printf("nw: score %d (n %ld, blocks %ld x %ld of %ld)\n", nw_at(&w, h, w.n, w.n), w.n,
-               nb, nb, bs);
-        if (!o.verify) {
-            printf("UNVERIFIED nw\n");
-        } else {
-            int *ref = nw_run_seq(&w);
-            long fi = 0, fj = 0, bad = nw_diff(&w, h, ref, &fi, &fj);
-            if (bad)
-                printf("nw: %ld cells differ from the sequential run, the first H(%ld,%ld) = %d, "
-                       "not %d\n", bad, fi, fj, nw_at(&w, h, fi, fj), nw_at(&w, ref, fi, fj));
-            int lin = nw_check_linear(&w, h);
-            rc = app_verdict(!bad && !lin, "nw", "matrix identical to the sequential run; last "
-                                                 "row, column and score equal the linear-space "
-                                                 "recurrence");
-            free(ref);
-        }
+        rc = nw_verify(&w, h, &o);
         free(h);
     } else {
         for (long k = 0; k < mine; k++)

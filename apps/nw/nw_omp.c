@@ -55,22 +55,7 @@ int main(int argc, char **argv)
     }
     app_report_time("nw", "omp", nthreads, &o, app_now() - t0);
 
-    int score = nw_at(&w, h, w.n, w.n);
-    printf("nw: score %d (n %ld, blocks %ld x %ld of %ld)\n", score, w.n, nb, nb, w.bs);
-    int rc = 0;
-    if (!o.verify) {
-        printf("UNVERIFIED nw\n");
-    } else {
-        int *ref = nw_run_seq(&w);
-        long fi = 0, fj = 0, bad = nw_diff(&w, h, ref, &fi, &fj);
-        if (bad)
-            printf("nw: %ld cells differ from the sequential run, the first H(%ld,%ld) = %d, "
-                   "not %d\n", bad, fi, fj, nw_at(&w, h, fi, fj), nw_at(&w, ref, fi, fj));
-        int lin = nw_check_linear(&w, h);
-        rc = app_verdict(!bad && !lin, "nw", "matrix identical to the sequential run; last row, "
-                                             "column and score equal the linear-space recurrence");
-        free(ref);
-    }
+    int rc = nw_verify(&w, h, &o);
     free(h);
     free(e);
     nw_free(&w);

@@ -273,3 +273,23 @@ long nw_traceback_score(const struct nw *w, const int *h, long *cols)
     *cols = len;
     return score;
 }
+
+int nw_verify(const struct nw *w, const int *h, const struct app_opts *o)
+{
+    printf("nw: score %d (n %ld, blocks %ld x %ld of %ld)\n", nw_at(w, h, w->n, w->n), w->n,
+           w->nb, w->nb, w->bs);
+    if (!o->verify) {
+        printf("UNVERIFIED nw\n");
+        return 0;
+    }
+    int *ref = nw_run_seq(w);
+    long fi = 0, fj = 0, bad = nw_diff(w, h, ref, &fi, &fj);
+    if (bad)
+        printf("nw: %ld cells differ from the sequential run, the first H(%ld,%ld) = %d, "
+               "not %d\n", bad, fi, fj, nw_at(w, h, fi, fj), nw_at(w, ref, fi, fj));
+    int lin = nw_check_linear(w, h);
+    int rc = app_verdict(!bad && !lin, "nw", "matrix identical to the sequential run; last row, "
+                                             "column and score equal the linear-space recurrence");
+    free(ref);
+    return rc;
+}

@@ -103,6 +103,11 @@ int nw_linear(const struct nw *w, int *last_row, int *last_col);
 /* 0 when the last row and column of h and its final score equal
  * nw_linear's; otherwise prints the first difference and returns 1. */
 int nw_check_linear(const struct nw *w, const int *h);
+/* The end of every parallel version, with the whole matrix h at hand: the
+ * score, then, unless o->verify is off, h against the sequential run cell
+ * by cell and against the linear-space recurrence, and the verdict.
+ * Returns the exit status. */
+int nw_verify(const struct nw *w, const int *h, const struct app_opts *o);
 /* Walks back from (n,n) through h, at each cell choosing a predecessor that
  * the recurrence allows, and returns the score of the alignment so traced,
  * recomputed from BLOSUM62 and the gap penalty (it equals H(n,n) when h is
